@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+//
+// ImageCore: a C core of image kernels behind ~Copyable Swift buffers.
+//
+// No target of the library product uses unsafe build flags (they would make the package unusable
+// as a versioned dependency). libjpeg-turbo is found with pkg-config through system-library
+// targets; OpenMP's runtime is linked by name and called through its GOMP entry points,
+// because -fopenmp would be an unsafe flag (see README, "Threading").
+import PackageDescription
+
+let package = Package(
+    name: "ImageCore",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "ImageCore", targets: ["ImageCore"]),
+        .executable(name: "imagecore", targets: ["ImageCoreCLI"]),
+        .executable(name: "bench", targets: ["bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .target(
+            name: "CImageCore",
+            dependencies: ["CTurboJPEG", "CLibJPEG"],
+            cSettings: [
+                .define("IC_OMP_RUNTIME", .when(platforms: [.linux])),
+                .define("_GNU_SOURCE", .when(platforms: [.linux])),
+            ],
+            linkerSettings: [
+                .linkedLibrary("omp5", .when(platforms: [.linux])),
+                .linkedLibrary("turbojpeg"),
+                .linkedLibrary("jpeg"),
+            ]
+        ),
+        .target(
+            name: "ImageCore",
+            dependencies: ["CImageCore"]
+        ),
+        // Deterministic synthetic images for the bench and the tests (not in the product).
+        .target(
+            name: "ImageCoreSynthetic",
+            dependencies: ["ImageCore"]
+        ),
+        .executableTarget(
+            name: "ImageCoreCLI",
+            dependencies: [
+                "ImageCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "ImageCore", "CImageCore", "CTurboJPEG", "ImageCoreSynthetic",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "bench",
+            exclude: ["peers"]
+        ),
+        .testTarget(
+            name: "ImageCoreTests",
+            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "ImageCoreSynthetic"]
+        ),
+    ]
+)

@@ -1,0 +1,308 @@
+/**
+ * @file imagecore.h
+ * @brief ImageCore C API: image descriptors over caller-owned memory, plane kernels,
+ *        a parallel-for helper and CPU dispatch.
+ *
+ * This is the one exported header. C and C++ hosts include it (installed by the CMake
+ * build as `<imagecore.h>`) and Swift imports it as the `CImageCore` module.
+ *
+ * Conventions
+ * - Every symbol is prefixed `ic_`. Every fallible entry point returns an ::ic_status
+ *   (`IC_OK` == 0, negative on failure) and never crashes, reads or writes out of bounds,
+ *   or leaks, whatever its arguments.
+ * - The library never allocates pixel memory. An image is a descriptor (::ic_image) that
+ *   points at memory the caller owns; kernels read the source planes and write the
+ *   destination planes in place. Scratch memory, where a kernel needs any, is small,
+ *   bounded and documented at the function.
+ * - Strides are in bytes and may be padded; kernels honour them and never touch the
+ *   padding bytes beyond a row's pixels.
+ * - Thread safety: functions are re-entrant. The thread count and CPU mask are process-wide
+ *   settings read atomically at the start of each call.
+ */
+#ifndef IMAGECORE_H
+#define IMAGECORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/** @name Status codes                                                          */
+/* ------------------------------------------------------------------------- */
+
+/** Result of every fallible entry point. */
+typedef enum ic_status {
+    IC_OK = 0,                        /**< Success. */
+    IC_ERR_INVALID_ARGUMENT = -1,     /**< A null pointer, a bad size, stride or enum value. */
+    IC_ERR_UNSUPPORTED = -2,          /**< Valid request the library does not implement (format pair, feature). */
+    IC_ERR_CORRUPT_DATA = -3,         /**< Encoded input is malformed, truncated or not of the expected kind. */
+    IC_ERR_TOO_LARGE = -4,            /**< Dimensions or byte counts beyond the library's limits or a configured limit. */
+    IC_ERR_OUT_OF_MEMORY = -5,        /**< A (bounded, documented) scratch allocation failed. */
+    IC_ERR_CANCELLED = -6,            /**< A callback asked to stop. */
+    IC_ERR_BUFFER_TOO_SMALL = -7,     /**< A caller-provided buffer cannot hold the result. */
+    IC_ERR_IO = -8,                   /**< Reading or writing a file failed. */
+    IC_ERR_INTERNAL = -9              /**< A bug: an internal invariant failed. Please report. */
+} ic_status;
+
+/** A static, human-readable English name for a status ("ok", "invalid argument", ...).
+ *  Unknown values give "unknown status". Never returns NULL. */
+const char *ic_status_string(ic_status status);
+
+/* ------------------------------------------------------------------------- */
+/** @name Version                                                                */
+/* ------------------------------------------------------------------------- */
+
+/** Library version as `major * 10000 + minor * 100 + patch`. */
+uint32_t ic_version(void);
+
+/** Library version as a static string, e.g. "0.1.0". */
+const char *ic_version_string(void);
+
+/* ------------------------------------------------------------------------- */
+/** @name Image descriptor                                                       */
+/* ------------------------------------------------------------------------- */
+
+/** Pixel formats. Byte order within a pixel is the name's order (RGBA8 = R,G,B,A bytes). */
+typedef enum ic_format {
+    IC_FORMAT_INVALID = 0,
+    IC_FORMAT_GRAY8 = 1,  /**< 1 plane, 1 byte per pixel. */
+    IC_FORMAT_RGB8 = 2,   /**< 1 plane, 3 bytes per pixel. */
+    IC_FORMAT_RGBA8 = 3,  /**< 1 plane, 4 bytes per pixel; see ::ic_alpha. */
+    IC_FORMAT_I420 = 4,   /**< 3 planes Y, U, V; chroma ceil(w/2) x ceil(h/2). */
+    IC_FORMAT_NV12 = 5    /**< 2 planes Y, interleaved UV; UV plane ceil(w/2) pairs x ceil(h/2) rows. */
+} ic_format;
+
+/** How the alpha channel of an RGBA8 image is to be read. Ignored for other formats. */
+typedef enum ic_alpha {
+    IC_ALPHA_STRAIGHT = 0,       /**< Colour not multiplied by alpha. */
+    IC_ALPHA_PREMULTIPLIED = 1,  /**< Colour already multiplied by alpha. */
+    IC_ALPHA_OPAQUE = 2          /**< Alpha is 255 everywhere (or to be ignored). */
+} ic_alpha;
+
+/** Largest number of planes a format has. */
+enum { IC_MAX_PLANES = 3 };
+
+/** Largest width or height accepted anywhere (the JPEG limit). */
+enum { IC_MAX_DIMENSION = 65535 };
+
+/** One plane: the address of its first row and the byte distance between rows. */
+typedef struct ic_plane {
+    uint8_t *data;
+    size_t stride;
+} ic_plane;
+
+/**
+ * An image: format, size and per plane a pointer and a stride. The caller owns the
+ * memory; the descriptor is a plain value that may be copied freely. Planes beyond the
+ * format's plane count are ignored.
+ */
+typedef struct ic_image {
+    ic_format format;
+    ic_alpha alpha;
+    int32_t width;
+    int32_t height;
+    ic_plane planes[IC_MAX_PLANES];
+} ic_image;
+
+/** Number of planes of a format (1, 2 or 3), or 0 for an unknown format. */
+int32_t ic_format_plane_count(ic_format format);
+
+/**
+ * The geometry of one plane of a `width` x `height` image: the bytes one row of pixels
+ * occupies (the smallest legal stride) and the number of rows.
+ * @return IC_ERR_INVALID_ARGUMENT for a bad format, plane index or a size < 1;
+ *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION.
+ */
+ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t height, int32_t plane,
+                            size_t *row_bytes, int32_t *rows);
+
+/**
+ * Total bytes of a buffer holding all planes of an image, each stride rounded up to
+ * `alignment` and each plane starting on an `alignment` boundary: the size
+ * ::ic_layout_compute reports as `total_size`.
+ * @param alignment a power of two from 1 to 4096; 0 means the default of 64.
+ */
+ic_status ic_image_size(ic_format format, int32_t width, int32_t height, size_t alignment,
+                        size_t *total_size);
+
+/** Largest buffer, in bytes, that ::ic_layout_compute accepts: 4 GiB. Above it,
+ *  IC_ERR_TOO_LARGE (a 65500 x 65500 RGBA8 request is refused, never wrapped). */
+uint64_t ic_max_image_bytes(void);
+
+/** Where each plane of an image lives inside one allocation. */
+typedef struct ic_layout {
+    int32_t plane_count;
+    size_t alignment;                 /**< Alignment of strides and plane offsets. */
+    size_t row_bytes[IC_MAX_PLANES];  /**< Bytes of pixels in one row. */
+    int32_t rows[IC_MAX_PLANES];      /**< Rows of the plane. */
+    size_t stride[IC_MAX_PLANES];     /**< row_bytes rounded up to `alignment`. */
+    size_t offset[IC_MAX_PLANES];     /**< Byte offset of the plane from the allocation start. */
+    size_t plane_size[IC_MAX_PLANES]; /**< stride * rows. */
+    size_t total_size;                /**< Bytes to allocate for all planes. */
+} ic_layout;
+
+/**
+ * Computes the layout of a `width` x `height` image of `format` in one allocation whose
+ * strides and plane starts are multiples of `alignment` (0 = 64). All arithmetic is
+ * overflow-checked.
+ * @return IC_ERR_INVALID_ARGUMENT (bad format, size < 1, alignment not a power of two or
+ *         > 4096, null `out`), IC_ERR_TOO_LARGE (dimension > ::IC_MAX_DIMENSION or total
+ *         > ::ic_max_image_bytes).
+ */
+ic_status ic_layout_compute(ic_format format, int32_t width, int32_t height, size_t alignment,
+                            ic_layout *out);
+
+/**
+ * Fills `image` to describe the layout `layout` placed at `base` (which must hold
+ * `layout->total_size` bytes). `alpha` is stored as given.
+ */
+ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha, int32_t width,
+                        int32_t height, uint8_t *base, const ic_layout *layout);
+
+/**
+ * Checks a descriptor: known format and alpha mode; 1 <= width, height <= ::IC_MAX_DIMENSION;
+ * every used plane non-null with stride >= its row bytes; the extent of every plane
+ * (stride * (rows - 1) + row bytes) representable. It cannot know how large the caller's
+ * memory is: that is the caller's contract.
+ * @return IC_OK or the first problem found (IC_ERR_INVALID_ARGUMENT / IC_ERR_TOO_LARGE).
+ */
+ic_status ic_image_validate(const ic_image *image);
+
+/* ------------------------------------------------------------------------- */
+/** @name Plane and image copy / fill                                          */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Copies `rows` rows of `row_bytes` bytes from `src` to `dst`, honouring both strides;
+ * bytes between `row_bytes` and the stride are neither read nor written. Runs in parallel
+ * bands at memory speed. The regions must not overlap.
+ */
+ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                        size_t row_bytes, int32_t rows);
+
+/**
+ * Fills `rows` rows of `row_bytes` bytes with a repeating pattern of `pattern_size` bytes
+ * (1 to 16; e.g. one RGBA pixel). `row_bytes` must be a multiple of `pattern_size`.
+ */
+ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t rows,
+                        const uint8_t *pattern, size_t pattern_size);
+
+/** Copies every plane of `src` into `dst`, which must have the same format and size
+ *  (the alpha mode is not checked or changed). */
+ic_status ic_image_copy(const ic_image *src, ic_image *dst);
+
+/**
+ * Fills an image with one colour given as up to 4 channel values in the format's channel
+ * order: GRAY8 {g}, RGB8 {r,g,b}, RGBA8 {r,g,b,a}, I420/NV12 {y,u,v}.
+ */
+ic_status ic_image_fill(ic_image *image, const uint8_t value[4]);
+
+/* ------------------------------------------------------------------------- */
+/** @name Threads                                                               */
+/* ------------------------------------------------------------------------- */
+
+/** Work function of ::ic_parallel_for: processes indices [begin, end). */
+typedef void (*ic_range_fn)(void *context, int64_t begin, int64_t end);
+
+/**
+ * Calls `fn` over [0, count) split into chunks of at least `grain` indices (grain < 1
+ * means 1), in parallel on up to ::ic_get_num_threads threads; returns when all chunks are
+ * done. Every index is visited exactly once. Chunks are handed out dynamically, so a busy
+ * core does not hold the others up. Called from inside another parallel region it runs
+ * serially on the calling thread.
+ *
+ * Backends: OpenMP pragmas when compiled with -fopenmp (the CMake build); the OpenMP
+ * runtime's GOMP entry points when built with IC_OMP_RUNTIME (the SwiftPM build on Linux);
+ * libdispatch on Apple platforms; serial elsewhere.
+ */
+ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *context);
+
+/**
+ * Sets the number of threads kernels use. `n` >= 1 sets it; `n` <= 0 restores the
+ * default: the `IC_NUM_THREADS` environment variable if it holds a positive integer, else
+ * the number of online CPUs.
+ */
+void ic_set_num_threads(int32_t n);
+
+/** The number of threads kernels will use. */
+int32_t ic_get_num_threads(void);
+
+/** The compiled-in parallel backend: "openmp", "omp-runtime", "dispatch" or "serial". */
+const char *ic_parallel_backend(void);
+
+/* ------------------------------------------------------------------------- */
+/** @name CPU features                                                          */
+/* ------------------------------------------------------------------------- */
+
+/** Instruction-set extensions that kernels may dispatch on. */
+typedef enum ic_cpu_feature {
+    IC_CPU_SSE2 = 1 << 0,
+    IC_CPU_SSSE3 = 1 << 1,
+    IC_CPU_SSE41 = 1 << 2,
+    IC_CPU_AVX2 = 1 << 3,   /**< Reported only with FMA and OS support for YMM state. */
+    IC_CPU_NEON = 1 << 8
+} ic_cpu_feature;
+
+/** Features the CPU has (detected once). */
+uint32_t ic_cpu_features_detected(void);
+
+/** Features kernels may use: detected & mask. */
+uint32_t ic_cpu_features(void);
+
+/**
+ * Restricts the features kernels may use (tests pass 0 to force the scalar reference
+ * paths). The initial mask is all ones, or the value of the `IC_CPU_MASK` environment
+ * variable (decimal or 0x-hex) if set. Returns the previous mask.
+ */
+uint32_t ic_set_cpu_mask(uint32_t mask);
+
+/** The current feature mask (see ::ic_set_cpu_mask). */
+uint32_t ic_get_cpu_mask(void);
+
+/* ------------------------------------------------------------------------- */
+/** @name JPEG header (minimal; the codec extends it)                          */
+/* ------------------------------------------------------------------------- */
+
+/** Colour space of a JPEG file's components. */
+typedef enum ic_jpeg_colorspace {
+    IC_JPEG_CS_UNKNOWN = 0,
+    IC_JPEG_CS_GRAY = 1,
+    IC_JPEG_CS_YCBCR = 2,
+    IC_JPEG_CS_RGB = 3,
+    IC_JPEG_CS_CMYK = 4,
+    IC_JPEG_CS_YCCK = 5
+} ic_jpeg_colorspace;
+
+/** Chroma subsampling of a JPEG file. */
+typedef enum ic_jpeg_subsampling {
+    IC_JPEG_SUBSAMP_UNKNOWN = 0,
+    IC_JPEG_SUBSAMP_444 = 1,
+    IC_JPEG_SUBSAMP_422 = 2,
+    IC_JPEG_SUBSAMP_420 = 3,
+    IC_JPEG_SUBSAMP_GRAY = 4,
+    IC_JPEG_SUBSAMP_440 = 5,
+    IC_JPEG_SUBSAMP_411 = 6
+} ic_jpeg_subsampling;
+
+/** What a JPEG header says, read without decoding any pixels. */
+typedef struct ic_jpeg_header {
+    int32_t width;
+    int32_t height;
+    ic_jpeg_colorspace colorspace;
+    ic_jpeg_subsampling subsampling;
+} ic_jpeg_header;
+
+/**
+ * Reads the header of the JPEG stream `data[0..size)` without decoding pixels.
+ * @return IC_ERR_CORRUPT_DATA for empty, non-JPEG or unreadable headers.
+ */
+ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* IMAGECORE_H */

@@ -1,0 +1,45 @@
+/* Private helpers shared by the C core's translation units. Not installed. */
+#ifndef IMAGECORE_INTERNAL_H
+#define IMAGECORE_INTERNAL_H
+
+#include "imagecore.h"
+
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define IC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define IC_LIKELY(x) (x)
+#define IC_UNLIKELY(x) (x)
+#endif
+
+/* x86 vector paths are compiled per function with target attributes and chosen at run
+ * time, so the SwiftPM build needs no -m flags (DESIGN.md). */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define IC_X86 1
+#define IC_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define IC_TARGET_SSE41 __attribute__((target("sse4.1")))
+#else
+#define IC_X86 0
+#endif
+
+#if defined(__aarch64__) || defined(__ARM_NEON)
+#define IC_NEON 1
+#else
+#define IC_NEON 0
+#endif
+
+/* Bytes of pixels in one row of plane `plane`, and its row count, without validation:
+ * callers have validated format and size. */
+size_t ic__row_bytes(ic_format format, int32_t width, int32_t plane);
+int32_t ic__plane_rows(ic_format format, int32_t height, int32_t plane);
+
+/* Rows per parallel band so that one band moves about `target_bytes` bytes. */
+int64_t ic__band_rows(size_t row_bytes, int64_t target_bytes);
+
+/* Row kernels of copy.c (scalar references; memcpy is the copy fast path). */
+void ic_copy_row_c(const uint8_t *src, uint8_t *dst, size_t n);
+void ic_fill_row_c(uint8_t *dst, size_t n, const uint8_t *pattern, size_t size);
+
+#endif

@@ -1,0 +1,133 @@
+/* ic_parallel_for: one helper, three backends (DESIGN.md, "Threading").
+ *  - _OPENMP (the CMake build with -fopenmp): `#pragma omp parallel`.
+ *  - IC_OMP_RUNTIME (the SwiftPM build on Linux, where -fopenmp would be an unsafe flag):
+ *    the OpenMP runtime's GOMP entry points, declared here and linked as libomp5.
+ *  - __APPLE__: libdispatch's dispatch_apply_f.
+ *  - otherwise: serial.
+ * In every backend the team pulls fixed-size chunks from one atomic counter, so a core
+ * that the shared machine slows down does not hold the others up. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#define IC_BACKEND "openmp"
+#elif defined(IC_OMP_RUNTIME)
+/* Exported by both LLVM's libomp and GCC's libgomp. */
+extern void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
+extern int omp_in_parallel(void);
+#define IC_BACKEND "omp-runtime"
+#elif defined(__APPLE__)
+#include <dispatch/dispatch.h>
+#define IC_BACKEND "dispatch"
+#else
+#define IC_BACKEND "serial"
+#endif
+
+const char *ic_parallel_backend(void) { return IC_BACKEND; }
+
+/* ---- thread count ------------------------------------------------------- */
+
+static int32_t g_threads;         /* 0 = use the default */
+static int32_t g_default_threads; /* 0 = not computed yet */
+
+static int32_t compute_default_threads(void) {
+    const char *env = getenv("IC_NUM_THREADS");
+    if (env && *env) {
+        char *end = NULL;
+        long v = strtol(env, &end, 10);
+        if (end && *end == '\0' && v >= 1 && v <= 1024) return (int32_t)v;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (n > 1024) n = 1024;
+    return (int32_t)n;
+}
+
+void ic_set_num_threads(int32_t n) {
+    if (n > 1024) n = 1024;
+    __atomic_store_n(&g_threads, n > 0 ? n : 0, __ATOMIC_RELAXED);
+}
+
+int32_t ic_get_num_threads(void) {
+    int32_t n = __atomic_load_n(&g_threads, __ATOMIC_RELAXED);
+    if (n > 0) return n;
+    int32_t d = __atomic_load_n(&g_default_threads, __ATOMIC_RELAXED);
+    if (d == 0) { /* benign race: every thread computes the same value */
+        d = compute_default_threads();
+        __atomic_store_n(&g_default_threads, d, __ATOMIC_RELAXED);
+    }
+    return d;
+}
+
+/* ---- the shared chunk loop ---------------------------------------------- */
+
+typedef struct ic_job {
+    ic_range_fn fn;
+    void *context;
+    int64_t count;
+    int64_t chunk;
+    int64_t next; /* atomic: first index not yet handed out */
+} ic_job;
+
+static void run_chunks(ic_job *job) {
+    for (;;) {
+        int64_t begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
+        if (begin >= job->count) return;
+        int64_t end = job->count - begin < job->chunk ? job->count : begin + job->chunk;
+        job->fn(job->context, begin, end);
+    }
+}
+
+#if defined(IC_OMP_RUNTIME) && !defined(_OPENMP)
+static void omp_worker(void *data) { run_chunks((ic_job *)data); }
+#endif
+#if defined(__APPLE__) && !defined(_OPENMP) && !defined(IC_OMP_RUNTIME)
+static _Thread_local int t_in_region;
+static void dispatch_worker(void *data, size_t i) {
+    (void)i;
+    t_in_region = 1;
+    run_chunks((ic_job *)data);
+    t_in_region = 0;
+}
+#endif
+
+static int in_parallel_region(void) {
+#if defined(_OPENMP) || defined(IC_OMP_RUNTIME)
+    return omp_in_parallel();
+#elif defined(__APPLE__)
+    return t_in_region;
+#else
+    return 0;
+#endif
+}
+
+ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *context) {
+    if (!fn || count < 0) return IC_ERR_INVALID_ARGUMENT;
+    if (count == 0) return IC_OK;
+    if (grain < 1) grain = 1;
+    int64_t threads = ic_get_num_threads();
+    int64_t max_useful = (count + grain - 1) / grain;
+    if (threads > max_useful) threads = max_useful;
+    if (threads <= 1 || in_parallel_region()) {
+        fn(context, 0, count);
+        return IC_OK;
+    }
+    /* About 4 chunks per thread: enough to rebalance, few enough atomics. */
+    int64_t chunk = (count + threads * 4 - 1) / (threads * 4);
+    if (chunk < grain) chunk = grain;
+    ic_job job = {fn, context, count, chunk, 0};
+#if defined(_OPENMP)
+#pragma omp parallel num_threads((int)threads)
+    run_chunks(&job);
+#elif defined(IC_OMP_RUNTIME)
+    GOMP_parallel(omp_worker, &job, (unsigned)threads, 0);
+#elif defined(__APPLE__)
+    dispatch_apply_f((size_t)threads, DISPATCH_APPLY_AUTO, &job, dispatch_worker);
+#else
+    run_chunks(&job);
+#endif
+    return IC_OK;
+}

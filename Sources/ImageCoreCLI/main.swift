@@ -1,0 +1,14 @@
+import ArgumentParser
+import ImageCore
+
+struct ImageCoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imagecore",
+        abstract: "Fast, memory-frugal image tools built on ImageCore.",
+        discussion: "Errors go to standard error as one line, with a non-zero exit status.",
+        version: ImageCoreRuntime.version,
+        subcommands: [Info.self, Convert.self]
+    )
+}
+
+ImageCoreCommand.main()

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ImageCore needs, if any are missing (`make deps`).
+# As root it uses apt-get directly, otherwise sudo. On macOS it prints the Homebrew line.
+set -euo pipefail
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libomp-dev cmake pkg-config "$@")
+
+if [[ "$(uname -s)" == Darwin ]]; then
+    echo "macOS: install the dependencies with: brew install jpeg-turbo libomp cmake pkg-config"
+    exit 0
+fi
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "deps: not a Debian-like system; install libjpeg-turbo (with TurboJPEG), an OpenMP runtime, cmake and pkg-config yourself" >&2
+    exit 0
+fi
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+echo "deps: installing ${missing[*]}"
+sudo=""
+[[ "$(id -u)" -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
