@@ -102,6 +102,22 @@ struct CoreTests {
         #expect(ImageCoreRuntime.version == "\(v / 10000).\(v / 100 % 100).\(v % 100)")
     }
 
+    @Test("image copy and fill stop at the plane ends (guard pages), every format, odd sizes")
+    func guardPages() {
+        for f in [IC_FORMAT_GRAY8, IC_FORMAT_RGB8, IC_FORMAT_RGBA8, IC_FORMAT_I420, IC_FORMAT_NV12] {
+            for (w, h) in [(1, 1), (3, 5), (67, 33)] {
+                for padding in [0, 5] {
+                    let src = GuardedImage(f, w, h, padding: padding), dst = GuardedImage(f, w, h, padding: padding)
+                    src.randomize(seed: UInt64(w * 1000 + h))
+                    var s = src.image, d = dst.image
+                    #expect(ic_image_copy(&s, &d) == IC_OK)
+                    for p in 0..<Int(ic_format_plane_count(f)) { #expect(src.packed(p) == dst.packed(p)) }
+                    #expect(ic_image_fill(&d, [1, 2, 3, 4]) == IC_OK)
+                }
+            }
+        }
+    }
+
     @Test("plane copy: strides honoured, overlap and bad arguments refused")
     func planeCopy() {
         let n = 4096
@@ -130,7 +146,7 @@ struct CoreTests {
 }
 
 /// Tests that change process-wide settings (thread count, CPU mask) run one at a time, and
-/// no other suite changes those settings.
+/// hold `ProcessSettings`' lock so that tests elsewhere that do the same cannot interleave.
 @Suite("Process-wide settings", .serialized)
 struct ProcessSettingsTests {
     /// Records every chunk ic_parallel_for hands out.
@@ -144,9 +160,7 @@ struct ProcessSettingsTests {
     }
 
     @Test("ic_parallel_for visits every index exactly once", arguments: [1, 2, 7])
-    func parallelFor(threads: Int32) {
-        ic_set_num_threads(threads)
-        defer { ic_set_num_threads(0) }
+    func parallelFor(threads: Int32) { ProcessSettings.with(threads: threads) {
         #expect(ic_get_num_threads() == threads)
         for count in [0, 1, 7, 1000, 100_003] {
             for grain in [1, 3, 1000] {
@@ -162,10 +176,10 @@ struct ProcessSettingsTests {
         }
         #expect(ic_parallel_for(10, 1, nil, nil) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_parallel_for(-1, 1, { _, _, _ in }, nil) == IC_ERR_INVALID_ARGUMENT)
-    }
+    } }
 
     @Test("thread count: explicit, default, and the runtime setting")
-    func threadCount() {
+    func threadCount() { ProcessSettings.with(threads: 1) {
         ImageCoreRuntime.threads = 3
         #expect(ImageCoreRuntime.threads == 3)
         ImageCoreRuntime.threads = 0
@@ -173,10 +187,10 @@ struct ProcessSettingsTests {
         #if os(Linux)
         #expect(ImageCoreRuntime.parallelBackend == "omp-runtime")
         #endif
-    }
+    } }
 
     @Test("the CPU mask can force the scalar paths")
-    func cpuMask() {
+    func cpuMask() { ProcessSettings.with(cpuMask: 0xffff_ffff) {
         let detected = ImageCoreRuntime.detectedCPUFeatures
         #expect(detected.isSuperset(of: ImageCoreRuntime.cpuFeatures))
         #if arch(x86_64)
@@ -187,12 +201,10 @@ struct ProcessSettingsTests {
         #expect(ImageCoreRuntime.cpuMask == [])
         #expect(ic_set_cpu_mask(old) == 0)
         #expect(ImageCoreRuntime.cpuFeatures == detected.intersection(ImageCoreRuntime.CPUFeatures(rawValue: old)))
-    }
+    } }
 
     @Test("large contiguous copy and fill are exact with 1 and 2 threads", arguments: [1, 2])
-    func largeCopy(threads: Int32) throws {
-        ic_set_num_threads(threads)
-        defer { ic_set_num_threads(0) }
+    func largeCopy(threads: Int32) throws { try ProcessSettings.with(threads: threads) {
         var a = try PixelBuffer(width: 1999, height: 1001, format: .rgb8, alignment: 1) // stride == row bytes
         var b = try PixelBuffer(width: 1999, height: 1001, format: .rgb8, alignment: 1)
         #expect(a.plane(0).stride == a.plane(0).rowBytes)
@@ -203,5 +215,5 @@ struct ProcessSettingsTests {
         try b.fill([1, 2, 3])
         let filled = b.withPlane(0) { y in (0..<y.count).allSatisfy { y[$0] == UInt8($0 % 3 + 1) } }
         #expect(filled)
-    }
+    } }
 }
