@@ -121,3 +121,40 @@ struct PNMTests {
         do { _ = try PNM.encode(pre); Issue.record("encoded premultiplied RGBA") } catch { #expect(error.code == .unsupported) }
     }
 }
+
+@Suite("Raw YUV files")
+struct RawYUVTests {
+    @Test("write then read gives the same planes; sizes are checked before allocating", arguments: [PixelFormat.i420, .nv12])
+    func roundTrip(format: PixelFormat) throws {
+        for (w, h) in [(1, 1), (17, 9), (64, 3)] {
+            var b = try PixelBuffer(width: w, height: h, format: format)
+            var expected: [UInt8] = []
+            for p in 0..<b.planeCount {
+                let g = b.plane(p)
+                b.withMutablePlane(p) { s in
+                    for y in 0..<g.rows { for x in 0..<g.rowBytes { s[y * g.stride + x] = UInt8(truncatingIfNeeded: 3 &* x &+ 7 &* y &+ 50 &* p) } }
+                }
+                for y in 0..<g.rows { for x in 0..<g.rowBytes { expected.append(UInt8(truncatingIfNeeded: 3 &* x &+ 7 &* y &+ 50 &* p)) } }
+            }
+            #expect(expected.count == RawYUV.fileSize(width: w, height: h))
+            let path = PNMTests.tempPath("rt.yuv")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try RawYUV.write(b, path: path)
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+            let r = try RawYUV.read(path: path, width: w, height: h, format: format)
+            for p in 0..<r.planeCount {
+                let g = r.plane(p)
+                let same = r.withPlane(p) { x in b.withPlane(p) { y in
+                    (0..<g.rows).allSatisfy { row in (0..<g.rowBytes).allSatisfy { x[row * g.stride + $0] == y[row * g.stride + $0] } } } }
+                #expect(same)
+            }
+            let (_, usage) = PixelAllocator.measure {
+                do throws(ImageError) { _ = try RawYUV.read(path: path, width: w + 2, height: h, format: format); Issue.record("wrong size accepted") }
+                catch { #expect(error.code == .corruptData) }
+            }
+            #expect(usage.allocations == 0)
+        }
+        let gray = try PixelBuffer(width: 2, height: 2, format: .gray8)
+        do { try RawYUV.write(gray, path: "/tmp/x.yuv"); Issue.record("gray written as yuv") } catch { #expect(error.code == .invalidArgument) }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Raw `.yuv` files: I420 or NV12 planes stored back to back with no row padding and no
+/// header (the format of ffmpeg's `-f rawvideo`), so the size and layout come from the caller.
+public enum RawYUV {
+    /// Bytes a raw file of this size and layout holds: w·h + 2·⌈w/2⌉·⌈h/2⌉.
+    public static func fileSize(width: Int, height: Int) -> Int {
+        width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+    }
+
+    /// Reads a raw I420 or NV12 file straight into a new buffer's rows.
+    /// - Throws: `.invalidArgument` for a format other than I420/NV12; `.corruptData` when the
+    ///   file's size is not exactly ``fileSize(width:height:)`` (checked before allocating).
+    public static func read(path: String, width: Int, height: Int, format: PixelFormat,
+                            alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        guard format.isYUV else { throw ImageError(.invalidArgument, "raw .yuv holds I420 or NV12, not \(format)") }
+        guard width >= 1, height >= 1, width <= 65535, height <= 65535 else {
+            throw ImageError(width < 1 || height < 1 ? .invalidArgument : .tooLarge, "raw .yuv size \(width)x\(height)")
+        }
+        guard let f = fopen(path, "rb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
+        defer { fclose(f) }
+        var input = FileInput(file: f)
+        let expected = fileSize(width: width, height: height)
+        if let size = input.remaining, size != expected {
+            throw ImageError(.corruptData, "\(path): \(size) bytes, but \(width)x\(height) \(format) needs \(expected)")
+        }
+        var buffer = try PixelBuffer(width: width, height: height, format: format, alignment: alignment)
+        for p in 0..<buffer.planeCount {
+            let g = buffer.plane(p)
+            let ok = buffer.withMutablePlane(p) { span in
+                span.withUnsafeMutableBytes { raw in
+                    (0..<g.rows).allSatisfy { y in input.read(into: raw.baseAddress! + y * g.stride, count: g.rowBytes) == g.rowBytes }
+                }
+            }
+            guard ok else { throw ImageError(.corruptData, "\(path): truncated") }
+        }
+        return buffer
+    }
+
+    /// Writes an I420 or NV12 buffer's planes, rows without padding, straight from the buffer.
+    public static func write(_ buffer: borrowing PixelBuffer, path: String) throws(ImageError) {
+        guard buffer.format.isYUV else { throw ImageError(.invalidArgument, "raw .yuv holds I420 or NV12, not \(buffer.format)") }
+        guard let f = fopen(path, "wb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
+        var ok = true
+        for p in 0..<buffer.planeCount where ok {
+            let g = buffer.plane(p)
+            ok = buffer.withPlane(p) { span in
+                span.withUnsafeBytes { raw in
+                    (0..<g.rows).allSatisfy { y in fwrite(raw.baseAddress! + y * g.stride, 1, g.rowBytes, f) == g.rowBytes }
+                }
+            }
+        }
+        let closed = fclose(f) == 0
+        guard ok && closed else {
+            let reason = String(cString: strerror(errno))
+            unlink(path)
+            throw ImageError(.io, "\(path): \(reason)")
+        }
+    }
+}
