@@ -30,16 +30,23 @@
 #define IC_NEON 0
 #endif
 
+/* Internal symbols stay out of the shared library's interface. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IC_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define IC_INTERNAL
+#endif
+
 /* Bytes of pixels in one row of plane `plane`, and its row count, without validation:
  * callers have validated format and size. */
-size_t ic__row_bytes(ic_format format, int32_t width, int32_t plane);
-int32_t ic__plane_rows(ic_format format, int32_t height, int32_t plane);
+IC_INTERNAL size_t ic__row_bytes(ic_format format, int32_t width, int32_t plane);
+IC_INTERNAL int32_t ic__plane_rows(ic_format format, int32_t height, int32_t plane);
 
 /* Rows per parallel band so that one band moves about `target_bytes` bytes. */
-int64_t ic__band_rows(size_t row_bytes, int64_t target_bytes);
+IC_INTERNAL int64_t ic__band_rows(size_t row_bytes, int64_t target_bytes);
 
 /* Row kernels of copy.c (scalar references; memcpy is the copy fast path). */
-void ic_copy_row_c(const uint8_t *src, uint8_t *dst, size_t n);
-void ic_fill_row_c(uint8_t *dst, size_t n, const uint8_t *pattern, size_t size);
+IC_INTERNAL void ic_copy_row_c(const uint8_t *src, uint8_t *dst, size_t n);
+IC_INTERNAL void ic_fill_row_c(uint8_t *dst, size_t n, const uint8_t *pattern, size_t size);
 
 #endif

@@ -69,17 +69,23 @@ typedef struct ic_job {
     void *context;
     int64_t count;
     int64_t chunk;
-    int64_t next; /* atomic: first index not yet handed out */
+    int64_t chunks;     /* ceil(count / chunk) */
+    int64_t next_chunk; /* atomic: next chunk number to hand out */
 } ic_job;
 
+/* Chunk numbers, not indices, are handed out: the counter overshoots by at most the
+ * team size, so nothing overflows even for counts near INT64_MAX. */
 static void run_chunks(ic_job *job) {
     for (;;) {
-        int64_t begin = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
-        if (begin >= job->count) return;
+        int64_t k = __atomic_fetch_add(&job->next_chunk, 1, __ATOMIC_RELAXED);
+        if (k >= job->chunks) return;
+        int64_t begin = k * job->chunk;
         int64_t end = job->count - begin < job->chunk ? job->count : begin + job->chunk;
         job->fn(job->context, begin, end);
     }
 }
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 #if defined(IC_OMP_RUNTIME) && !defined(_OPENMP)
 static void omp_worker(void *data) { run_chunks((ic_job *)data); }
@@ -109,16 +115,16 @@ ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *co
     if (count == 0) return IC_OK;
     if (grain < 1) grain = 1;
     int64_t threads = ic_get_num_threads();
-    int64_t max_useful = (count + grain - 1) / grain;
+    int64_t max_useful = ceil_div(count, grain);
     if (threads > max_useful) threads = max_useful;
     if (threads <= 1 || in_parallel_region()) {
         fn(context, 0, count);
         return IC_OK;
     }
     /* About 4 chunks per thread: enough to rebalance, few enough atomics. */
-    int64_t chunk = (count + threads * 4 - 1) / (threads * 4);
+    int64_t chunk = ceil_div(count, threads * 4);
     if (chunk < grain) chunk = grain;
-    ic_job job = {fn, context, count, chunk, 0};
+    ic_job job = {fn, context, count, chunk, ceil_div(count, chunk), 0};
 #if defined(_OPENMP)
 #pragma omp parallel num_threads((int)threads)
     run_chunks(&job);

@@ -178,6 +178,28 @@ struct ProcessSettingsTests {
         #expect(ic_parallel_for(-1, 1, { _, _, _ in }, nil) == IC_ERR_INVALID_ARGUMENT)
     } }
 
+    /// Collects the chunks handed out, without touching every index.
+    final class Ranges: @unchecked Sendable {
+        let list = Mutex<[(Int64, Int64)]>([])
+    }
+
+    @Test("ic_parallel_for near INT64_MAX: chunks tile the range, nothing overflows", arguments: [1, 2, 7])
+    func parallelForHuge(threads: Int32) { ProcessSettings.with(threads: threads) {
+        let count = Int64.max - 3
+        for grain in [Int64.max / 16, Int64.max / 3, 1 << 40] {
+            let r = Ranges()
+            let status = ic_parallel_for(count, grain, { ctx, begin, end in
+                let r = Unmanaged<Ranges>.fromOpaque(ctx!).takeUnretainedValue()
+                r.list.withLock { $0.append((begin, end)) }
+            }, Unmanaged.passUnretained(r).toOpaque())
+            #expect(status == IC_OK)
+            let sorted = r.list.withLock { $0 }.sorted { $0.0 < $1.0 }
+            var next: Int64 = 0
+            for (b, e) in sorted { #expect(b == next && e > b); next = e }
+            #expect(next == count, "grain \(grain)")
+        }
+    } }
+
     @Test("thread count: explicit, default, and the runtime setting")
     func threadCount() { ProcessSettings.with(threads: 1) {
         ImageCoreRuntime.threads = 3

@@ -75,7 +75,8 @@ typedef enum ic_format {
     IC_FORMAT_NV12 = 5    /**< 2 planes Y, interleaved UV; UV plane ceil(w/2) pairs x ceil(h/2) rows. */
 } ic_format;
 
-/** How the alpha channel of an RGBA8 image is to be read. Ignored for other formats. */
+/** How the alpha channel of an RGBA8 image is to be read. Kernels ignore it for other
+ *  formats, but ::ic_image_validate still requires one of the values below. */
 typedef enum ic_alpha {
     IC_ALPHA_STRAIGHT = 0,       /**< Colour not multiplied by alpha. */
     IC_ALPHA_PREMULTIPLIED = 1,  /**< Colour already multiplied by alpha. */
