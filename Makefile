@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency bench sanitize clean
+.PHONY: all deps build test swift-test cmake-test versioned-dependency bench peers sanitize clean
 
 all: build
 
@@ -33,6 +33,14 @@ versioned-dependency: deps
 ## make bench: the benchmarks on the built-in 12 MP image (pass BENCH_ARGS="copy --threads 1").
 bench: deps
 	$(SWIFT) run -c release bench $(BENCH_ARGS)
+
+## make peers: ImageCore beside OpenCV, Pillow, libvips, libyuv and bare libjpeg-turbo on the
+## built-in image written as a JPEG (plus IMAGES="a.jpg b.jpg"); updates the README's table.
+IMAGES ?=
+PEERS_ARGS ?= --update-readme
+peers: deps
+	bench/peers/setup.sh
+	bench/peers/.venv/bin/python bench/peers/run.py $(PEERS_ARGS) $(IMAGES)
 
 ## make sanitize: the C core's tests under AddressSanitizer + UndefinedBehaviorSanitizer.
 sanitize: deps

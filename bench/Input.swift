@@ -68,6 +68,26 @@ enum BenchInput {
         return dst
     }
 
+    /// RGBA to RGB (drops alpha), for writing the input as a PPM.
+    static func toRGB(_ src: borrowing PixelBuffer) throws -> PixelBuffer {
+        var dst = try PixelBuffer(width: src.width, height: src.height, format: .rgb8)
+        let sg = src.plane(0), dg = dst.plane(0)
+        src.withPlane(0) { s in
+            s.withUnsafeBufferPointer { sp in
+                dst.withMutablePlane(0) { d in
+                    d.withUnsafeMutableBufferPointer { dp in
+                        for y in 0..<src.height {
+                            for x in 0..<src.width {
+                                for c in 0..<3 { dp[y * dg.stride + x * 3 + c] = sp[y * sg.stride + x * 4 + c] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return dst
+    }
+
     static func readAll(path: String) throws -> [UInt8] {
         guard let f = fopen(path, "rb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
         defer { fclose(f) }

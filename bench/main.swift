@@ -67,6 +67,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "List the workloads and exit.")
     var list = false
 
+    @Option(help: "Write the input image as a binary PPM (RGB) to this file and exit (for comparisons with other libraries).")
+    var writeInput: String?
+
     func run() throws {
         if list {
             for w in Workloads.all { print("\(w.name)\t\(w.summary)") }
@@ -83,6 +86,11 @@ struct Bench: ParsableCommand {
 
         let input = try BenchInput.load(path: image)
         let inputName = BenchInput.describe(path: image)
+        if let writeInput {
+            try PNM.write(BenchInput.toRGB(input), path: writeInput)
+            print("wrote \(inputName) to \(writeInput)")
+            return
+        }
         let width = input.width, height = input.height
         let context = BenchContext(image: input, repetitions: repetitions, warmup: warmup)
         let limits = Limits(repetitions: repetitions)
