@@ -34,11 +34,11 @@ public struct PixelMemoryUsage: Sendable, Hashable, CustomStringConvertible {
 /// Counters for one measurement scope; scopes nest, and a charge reaches every enclosing one.
 final class PixelMemoryCounter: Sendable {
     let parent: PixelMemoryCounter?
-    private let state: Mutex<PixelMemoryUsage>
+    private let state: PosixMutex<PixelMemoryUsage>  // not Mutex: see PosixMutex (TSan)
 
     init(parent: PixelMemoryCounter?) {
         self.parent = parent
-        self.state = Mutex(PixelMemoryUsage())
+        self.state = PosixMutex(PixelMemoryUsage())
     }
 
     func charge(_ bytes: Int) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The renderer's shared machinery: the state under its lock, the decoder and data source,
 /// the worker threads and the event stream. Workers hold the core, not the public
@@ -11,7 +10,7 @@ final class RendererCore<Key: Hashable & Sendable>: Sendable {
     let configuration: ThumbnailRenderer<Key>.Configuration
     let source: any ThumbnailDataSource<Key>
     let decoder: any ThumbnailDecoder
-    let state: Mutex<RendererState<Key>>
+    let state: PosixMutex<RendererState<Key>>
     /// One permit per queued job (and one per worker at shutdown). Permits left over by
     /// cancelled jobs only cause a wake-up that finds the queue empty.
     let wakeup = DispatchSemaphore(value: 0)
@@ -26,7 +25,7 @@ final class RendererCore<Key: Hashable & Sendable>: Sendable {
         self.source = source
         self.decoder = decoder
         self.continuation = continuation
-        self.state = Mutex(RendererState(
+        self.state = PosixMutex(RendererState(
             cacheBudget: configuration.cacheBudget,
             velocity: ScrollVelocity(window: configuration.velocityWindow, idleInterval: configuration.idleInterval),
             threshold: configuration.velocityThreshold,

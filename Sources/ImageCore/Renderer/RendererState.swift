@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// How a background job ended. Every job ends exactly once.
 enum JobOutcome: Sendable, Hashable {
@@ -25,7 +24,7 @@ enum JobTrace<Key: Hashable & Sendable>: Sendable {
 /// same item wait for it instead of decoding it again.
 final class SmallDecode: Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private let outcome = Mutex<Result<Thumbnail, ImageError>?>(nil)
+    private let outcome = PosixMutex<Result<Thumbnail, ImageError>?>(nil)
 
     func publish(_ result: Result<Thumbnail, ImageError>, waiters: Int) {
         outcome.withLock { $0 = result }
