@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import ImageCore
 
@@ -74,7 +73,7 @@ import Testing
     @Test func concurrentSmallRequestsForOneItemDecodeOnce() throws {
         let rig = Rig()
         let gate = rig.decoder.block(5)
-        let results = Mutex<[Thumbnail]>([])
+        let results = PosixMutex<[Thumbnail]>([])
         let first = onThread { if let t = try? rig.renderer.image(for: 5) { results.withLock { $0.append(t) } } }
         rig.decoder.entry(5).wait()                              // the first caller is decoding
         let second = onThread { if let t = try? rig.renderer.image(for: 5) { results.withLock { $0.append(t) } } }
@@ -92,7 +91,7 @@ import Testing
     @Test func concurrentSmallRequestsShareAFailure() {
         let rig = Rig(decoder: TestDecoder(failing: [5]))
         let gate = rig.decoder.block(5)
-        let errors = Mutex<[ImageError]>([])
+        let errors = PosixMutex<[ImageError]>([])
         let body: @Sendable () -> Void = {
             do throws(ImageError) { _ = try rig.renderer.image(for: 5) } catch { errors.withLock { $0.append(error) } }
         }

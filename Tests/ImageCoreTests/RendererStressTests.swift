@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import ImageCore
 
@@ -19,7 +18,7 @@ import Testing
         renderer.setItems(Array(0..<itemCount))
 
         // A second thread asks for images of random items meanwhile.
-        let other = Mutex((returned: 0, threw: 0, asked: 0))
+        let other = PosixMutex((returned: 0, threw: 0, asked: 0))
         let helper = onThread {
             var rng = SplitMix64(seed: seed &+ 100)
             for _ in 0..<2_000 {

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import Synchronization
 import Testing
 @testable import ImageCore
 
@@ -14,7 +13,7 @@ import Testing
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let time = Mutex(0.0)
+    private let time = PosixMutex(0.0)
     var now: Double { time.withLock { $0 } }
     func set(_ t: Double) { time.withLock { $0 = t } }
     func advance(by dt: Double) { time.withLock { $0 += dt } }
@@ -24,7 +23,7 @@ final class ManualClock: Sendable {
 /// A one-shot barrier: `wait()` blocks until `open()`.
 final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let isOpen = Mutex(false)
+    private let isOpen = PosixMutex(false)
     func open() {
         let first = isOpen.withLock { o in defer { o = true }; return !o }
         if first { semaphore.signal() }
@@ -55,11 +54,11 @@ final class TestDecoder: ThumbnailDecoder {
     let failing: Set<Int>
     let oversize: Bool
     let spinMicroseconds: Int
-    private let log = Mutex<[Call]>([])
-    private let gates = Mutex<[Int: Gate]>([:])
-    private let entered = Mutex<[Int: Gate]>([:])
-    private let hook = Mutex<(@Sendable (Call) -> Void)?>(nil)
-    private let inFlight = Mutex<(now: Set<ThumbnailID<Int>>, overlaps: Int)>(([], 0))
+    private let log = PosixMutex<[Call]>([])
+    private let gates = PosixMutex<[Int: Gate]>([:])
+    private let entered = PosixMutex<[Int: Gate]>([:])
+    private let hook = PosixMutex<(@Sendable (Call) -> Void)?>(nil)
+    private let inFlight = PosixMutex<(now: Set<ThumbnailID<Int>>, overlaps: Int)>(([], 0))
 
     /// Times a decode started while another of the same item and tier was still running.
     var overlaps: Int { inFlight.withLock { $0.overlaps } }
@@ -122,7 +121,7 @@ final class TestDecoder: ThumbnailDecoder {
 
 /// Every job-trace record, in the order the renderer produced them.
 final class TraceLog: Sendable {
-    private let records = Mutex<[JobTrace<Int>]>([])
+    private let records = PosixMutex<[JobTrace<Int>]>([])
     var all: [JobTrace<Int>] { records.withLock { $0 } }
     var hook: @Sendable (JobTrace<Int>) -> Void { { [self] r in records.withLock { $0.append(r) } } }
 
@@ -199,9 +198,21 @@ func waitFor(_ what: Comment, seconds: Double = 10, _ condition: () -> Bool) {
     }
 }
 
-/// Runs `body` on a thread outside the Swift concurrency pool (so a test may block it).
-func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group, execute: body)
-    return group
+/// A started thread to wait for.
+final class TestThread: Sendable {
+    fileprivate let done = Gate()
+    func wait() { done.wait() }
+}
+
+/// Runs `body` on a new thread of its own, outside the Swift concurrency pool and
+/// libdispatch's (both are only as wide as the cores, so a test that blocks one of their
+/// threads could wait on work that never gets a thread).
+func onThread(_ body: @escaping @Sendable () -> Void) -> TestThread {
+    let thread = TestThread()
+    let started = WorkerThreads.start(name: "test") {
+        body()
+        thread.done.open()
+    }
+    precondition(started, "could not start a thread")
+    return thread
 }
