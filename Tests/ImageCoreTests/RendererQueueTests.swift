@@ -103,30 +103,64 @@ import Testing
         #expect(rig.renderer.statistics.largeCancelled == 1)
     }
 
-    @Test func prefetchRunsAfterVisibleNearestFirstLeadingSideFirst() {
+    @Test func prefetchRunsAfterVisibleAheadOfADownwardScrollNearestFirst() {
         let rig = Rig(prefetch: 3)
         rig.renderer.setItems(Array(0..<30))
+        rig.renderer.scrolled(to: 100, at: 0.0)
+        rig.renderer.scrolled(to: 105, at: 0.016)     // slowly downwards (~300 units/s)
+        rig.clock.set(0.016)
         rig.renderer.setVisibleRange(10..<13)
         rig.drain()
-        #expect(rig.decoder.keys(.large) == [12, 11, 10, 13, 9, 14, 8, 15, 7])
+        #expect(rig.decoder.keys(.large) == [12, 11, 10, 13, 14, 15])
         #expect(rig.trace.all.allSatisfy {
             if case .queued(_, let id, let band) = $0 { return (band == .visible) == (10..<13).contains(id.key) }
             return true
         })
     }
 
-    @Test func prefetchAheadOfAnUpwardScrollRunsAboveFirst() {
+    @Test func prefetchAheadOfAnUpwardScrollRunsAboveNearestFirst() {
         let rig = Rig(prefetch: 2)
         rig.renderer.setItems(Array(0..<30))
         rig.renderer.scrolled(to: 100, at: 0.0)
-        rig.renderer.scrolled(to: 95, at: 0.016)     // slowly upwards (~300 units/s)
+        rig.renderer.scrolled(to: 95, at: 0.016)      // slowly upwards (~300 units/s)
         rig.clock.set(0.016)
         #expect(rig.renderer.velocity < 0)
         #expect(!rig.renderer.isScrollingFast)
         rig.renderer.setVisibleRange(10..<13)
         rig.drain()
-        // Upwards, the lowest index is the newest; prefetch above before below.
-        #expect(rig.decoder.keys(.large) == [10, 11, 12, 9, 13, 8, 14])
+        // Upwards, the lowest index is the newest; prefetch goes above only.
+        #expect(rig.decoder.keys(.large) == [10, 11, 12, 9, 8])
+    }
+
+    @Test func atRestNothingIsPrefetchedUnlessAsked() {
+        let rig = Rig(prefetch: 3)
+        rig.renderer.setItems(Array(0..<30))
+        rig.renderer.setVisibleRange(10..<13)         // no scroll reported: at rest
+        rig.drain()
+        #expect(rig.decoder.keys(.large) == [12, 11, 10])
+
+        let both = Rig(prefetch: 3) { $0.prefetchAtRest = true }
+        both.renderer.setItems(Array(0..<30))
+        both.renderer.setVisibleRange(10..<13)
+        both.drain()
+        #expect(both.decoder.keys(.large) == [12, 11, 10, 13, 9, 14, 8, 15, 7])
+    }
+
+    @Test func prefetchJobsThatLeaveTheWindowAreCancelled() {
+        let rig = Rig(prefetch: 3)
+        rig.renderer.setItems(Array(0..<30))
+        rig.renderer.scrolled(to: 100, at: 0.0)
+        rig.renderer.scrolled(to: 105, at: 0.016)
+        rig.clock.set(0.016)
+        rig.renderer.setVisibleRange(10..<13)         // queues 10-12 and prefetch 13-15
+        #expect(rig.renderer.statistics.queued == 6)
+        rig.renderer.scrolled(to: 105, at: 0.1)       // stopped: no prefetch at rest
+        rig.clock.set(0.1)
+        rig.renderer.setVisibleRange(10..<13)
+        #expect(rig.renderer.statistics.queued == 3)
+        #expect(rig.renderer.statistics.largeCancelled == 3)
+        rig.drain()
+        #expect(rig.decoder.keys(.large) == [12, 11, 10])
     }
 
     @Test func aPrefetchedItemThatBecomesVisibleJumpsAheadOfPrefetch() {

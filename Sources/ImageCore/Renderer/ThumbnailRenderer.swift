@@ -13,8 +13,8 @@
 /// - **Velocity gating.** While the scroll is faster than a threshold, no large job is
 ///   queued (the queue is emptied); when it slows, the visible items are queued, the most
 ///   recently shown first.
-/// - **Prefetch** of the large tier for a window of items around the visible range, below
-///   every visible item in priority.
+/// - **Prefetch** of the large tier for a window of items ahead of the visible range
+///   while the scroll moves, below every visible item in priority.
 /// - **A byte-bounded LRU cache** keyed by item and tier; the renderer owns the pixels and
 ///   hands out immutable ``Thumbnail`` handles, never copies.
 ///
@@ -62,9 +62,16 @@ public final class ThumbnailRenderer<Key: Hashable & Sendable>: Sendable {
         /// Seconds without a scroll sample after which the scroll counts as stopped
         /// (default 0.1). Hosts that keep reporting every frame never reach it.
         public var idleInterval: Double = 0.1
-        /// Items on each side of the visible range whose large tier is prefetched by
-        /// ``ThumbnailRenderer/setVisibleRange(_:)`` (default 12: 4 rows of 3).
-        public var prefetchDistance = 12
+        /// Items beyond the visible range whose large tier ``ThumbnailRenderer/setVisibleRange(_:)``
+        /// prefetches (default 3: one row of a 3-column grid). While the scroll moves (below the
+        /// threshold), that many items *ahead* in the direction of motion, nearest first:
+        /// the items behind were just on screen. At rest, none — unless
+        /// ``prefetchAtRest`` — because the next direction is unknown and whatever is
+        /// prefetched on the wrong side is decoded for nothing.
+        public var prefetchDistance = 3
+        /// Whether to prefetch while the scroll is at rest, `prefetchDistance` items on each
+        /// side, nearest first, below the visible range first (default false).
+        public var prefetchAtRest = false
         /// The clock that judges idleness and timestamps ``ThumbnailRenderer/scrolled(to:)``.
         public var clock: RendererClock = .monotonic
         /// Test hook: every job's life, reported under the renderer's lock (so in order).
@@ -118,27 +125,28 @@ public final class ThumbnailRenderer<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Sets the visible items by index into the list given to ``setItems(_:)`` (clamped to
-    /// it), and prefetches ``Configuration/prefetchDistance`` items on each side: nearest
-    /// first, the side the scroll is heading to first. Items that appear are the newest
-    /// requests; when scrolling towards smaller indices the lowest index counts as the most
-    /// recently shown, otherwise the highest.
+    /// it), and the items to prefetch (see ``Configuration/prefetchDistance``). Items that
+    /// appear are the newest requests; when scrolling towards smaller indices the lowest
+    /// index counts as the most recently shown, otherwise the highest.
     ///
     /// Call it whenever the visible range changes (every frame while scrolling is fine:
     /// an unchanged range costs a pass over the visible and prefetch items).
     public func setVisibleRange(_ range: Range<Int>) {
         let now = core.now
         let distance = core.configuration.prefetchDistance
+        let atRest = core.configuration.prefetchAtRest
         core.mutate { s in
             let r = range.clamped(to: 0..<s.items.count)
-            let backwards = s.velocity.velocity(at: now) < 0
+            let velocity = s.velocity.velocity(at: now)
             var visible = r.map { s.items[$0] }
-            if backwards { visible.reverse() }
+            if velocity < 0 { visible.reverse() }
             var ahead: [Key] = []
-            ahead.reserveCapacity(2 * distance)
-            for d in stride(from: 1, through: r.isEmpty ? 0 : distance, by: 1) {
-                let before = r.lowerBound - d, after = r.upperBound - 1 + d
-                for i in backwards ? [before, after] : [after, before] where s.items.indices.contains(i) {
-                    ahead.append(s.items[i])
+            if !r.isEmpty && (velocity != 0 || atRest) {
+                ahead.reserveCapacity(2 * distance)
+                for d in stride(from: 1, through: distance, by: 1) {
+                    let before = r.lowerBound - d, after = r.upperBound - 1 + d
+                    let sides = velocity > 0 ? [after] : velocity < 0 ? [before] : [after, before]
+                    for i in sides where s.items.indices.contains(i) { ahead.append(s.items[i]) }
                 }
             }
             return s.setVisible(visible, prefetch: ahead, now: now)
