@@ -42,9 +42,11 @@ peers: deps
 	bench/peers/setup.sh
 	bench/peers/.venv/bin/python bench/peers/run.py $(PEERS_ARGS) $(IMAGES)
 
-## make sanitize: the C core's tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+## make sanitize: the C core's tests under AddressSanitizer + UndefinedBehaviorSanitizer;
+## the thumbnail renderer's tests under ThreadSanitizer.
 sanitize: deps
 	scripts/cmake-check.sh --sanitize
+	$(SWIFT) test --sanitize=thread --filter Renderer
 
 clean:
 	rm -rf .build .build-cmake .build-cmake-san
