@@ -305,4 +305,6 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 } /* extern "C" */
 #endif
 
+#include "imagecore/yuv.h"
+
 #endif /* IMAGECORE_H */
