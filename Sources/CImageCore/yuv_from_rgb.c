@@ -19,8 +19,8 @@ rgb_to_yuv_row2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1, 
     for (int32_t x = 0; x < width; x += 2) {
         /* At an odd right edge the block's second column replicates the first. */
         const int32_t x1 = x + 1 < width ? x + 1 : x;
-        const uint8_t *a = s0 + (size_t)x * bpp, *b = s0 + (size_t)x1 * bpp;
-        const uint8_t *p = s1 + (size_t)x * bpp, *q = s1 + (size_t)x1 * bpp;
+        const uint8_t *a = s0 + (size_t)x * (size_t)bpp, *b = s0 + (size_t)x1 * (size_t)bpp;
+        const uint8_t *p = s1 + (size_t)x * (size_t)bpp, *q = s1 + (size_t)x1 * (size_t)bpp;
         y0[x] = luma(a, c);
         y1[x] = luma(p, c);
         if (x1 != x) {

@@ -37,7 +37,7 @@ static inline IC_TARGET_AVX2 fwd_consts fwd_setup(const ic_rgb2yuv_coeffs *c) {
 }
 
 /* 8 RGB8 pixels (24 bytes; reads 28) as 8 dwords [R G B 0]. */
-static inline IC_TARGET_AVX2 __m256i load8_rgb(const uint8_t *p) {
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) __m256i load8_rgb(const uint8_t *p) {
     const __m256i expand = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
                                             0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
     __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
@@ -45,30 +45,42 @@ static inline IC_TARGET_AVX2 __m256i load8_rgb(const uint8_t *p) {
     return _mm256_shuffle_epi8(v, expand);
 }
 
-static inline IC_TARGET_AVX2 __m256i load8(const uint8_t *p, int bpp) {
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) __m256i load8(const uint8_t *p, int bpp) {
     return bpp == 4 ? _mm256_loadu_si256((const __m256i *)p) : load8_rgb(p);
 }
 
 /* Four vectors of 8 dwords (each 0..255 after the clamp of the packs) -> 32 bytes in order. */
-static inline IC_TARGET_AVX2 __m256i pack32(__m256i a, __m256i b, __m256i c, __m256i d,
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) __m256i pack32(__m256i a, __m256i b, __m256i c, __m256i d,
                                             __m256i perm) {
     __m256i ab = _mm256_packs_epi32(a, b), cd = _mm256_packs_epi32(c, d);
     return _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), perm);
 }
 
-static inline IC_TARGET_AVX2 __m256i luma8(__m256i e, __m256i o, const fwd_consts *k) {
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) __m256i luma8(__m256i e, __m256i o, const fwd_consts *k) {
     __m256i s = _mm256_add_epi32(_mm256_madd_epi16(e, k->y_rb), _mm256_madd_epi16(o, k->y_g));
     return _mm256_srai_epi32(_mm256_add_epi32(s, k->y_bias), 15);
 }
 
 /* 8 pixels of two rows -> 4 interleaved chroma samples [U V U V | U V U V] as dwords. */
-static inline IC_TARGET_AVX2 __m256i chroma8(__m256i e0, __m256i o0, __m256i e1, __m256i o1,
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) __m256i chroma8(__m256i e0, __m256i o0, __m256i e1, __m256i o1,
                                              const fwd_consts *k) {
     __m256i es = _mm256_add_epi16(e0, e1), os = _mm256_add_epi16(o0, o1);
     es = _mm256_add_epi16(es, _mm256_shuffle_epi32(es, 0xb1));
     os = _mm256_add_epi16(os, _mm256_shuffle_epi32(os, 0xb1));
     __m256i s = _mm256_add_epi32(_mm256_madd_epi16(es, k->uv_rb), _mm256_madd_epi16(os, k->uv_g));
     return _mm256_srai_epi32(_mm256_add_epi32(s, k->uv_bias), 17);
+}
+
+/* 8 pixels of rows 0 and 1: their Y (dwords) and 4 interleaved chroma samples. */
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) void
+group8(const uint8_t *p0, const uint8_t *p1, int bpp, const fwd_consts *k, __m256i *ya,
+       __m256i *yb, __m256i *uv) {
+    const __m256i a = load8(p0, bpp), b = load8(p1, bpp);
+    const __m256i e0 = _mm256_and_si256(a, k->mask_lo), o0 = _mm256_srli_epi16(a, 8);
+    const __m256i e1 = _mm256_and_si256(b, k->mask_lo), o1 = _mm256_srli_epi16(b, 8);
+    *ya = luma8(e0, o0, k);
+    *yb = luma8(e1, o1, k);
+    *uv = chroma8(e0, o0, e1, o1, k);
 }
 
 static inline IC_TARGET_AVX2 __attribute__((always_inline)) void
@@ -80,19 +92,17 @@ rgb_to_yuv_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t 
     const int32_t slack = bpp == 3 ? 2 : 0;
     int32_t x = 0;
     for (; x + 32 + slack <= width; x += 32) {
-        __m256i ya[4], yb[4], uv[4];
-        for (int g = 0; g < 4; g++) {
-            const size_t off = (size_t)(x + 8 * g) * (size_t)bpp;
-            __m256i p0 = load8(s0 + off, bpp), p1 = load8(s1 + off, bpp);
-            __m256i e0 = _mm256_and_si256(p0, k.mask_lo), o0 = _mm256_srli_epi16(p0, 8);
-            __m256i e1 = _mm256_and_si256(p1, k.mask_lo), o1 = _mm256_srli_epi16(p1, 8);
-            ya[g] = luma8(e0, o0, &k);
-            yb[g] = luma8(e1, o1, &k);
-            uv[g] = chroma8(e0, o0, e1, o1, &k);
-        }
-        _mm256_storeu_si256((__m256i *)(y0 + x), pack32(ya[0], ya[1], ya[2], ya[3], k.pack_perm));
-        _mm256_storeu_si256((__m256i *)(y1 + x), pack32(yb[0], yb[1], yb[2], yb[3], k.pack_perm));
-        __m256i c32 = pack32(uv[0], uv[1], uv[2], uv[3], k.pack_perm); /* U0 V0 U1 V1 ... */
+        /* Four explicit calls (not a loop over arrays): gcc -O2 would keep such a loop and
+         * spill its 12 vectors to the stack on every step. */
+        __m256i ya0, ya1, ya2, ya3, yb0, yb1, yb2, yb3, uv0, uv1, uv2, uv3;
+        const size_t off = (size_t)x * (size_t)bpp, g = 8 * (size_t)bpp;
+        group8(s0 + off, s1 + off, bpp, &k, &ya0, &yb0, &uv0);
+        group8(s0 + off + g, s1 + off + g, bpp, &k, &ya1, &yb1, &uv1);
+        group8(s0 + off + 2 * g, s1 + off + 2 * g, bpp, &k, &ya2, &yb2, &uv2);
+        group8(s0 + off + 3 * g, s1 + off + 3 * g, bpp, &k, &ya3, &yb3, &uv3);
+        _mm256_storeu_si256((__m256i *)(y0 + x), pack32(ya0, ya1, ya2, ya3, k.pack_perm));
+        _mm256_storeu_si256((__m256i *)(y1 + x), pack32(yb0, yb1, yb2, yb3, k.pack_perm));
+        __m256i c32 = pack32(uv0, uv1, uv2, uv3, k.pack_perm); /* U0 V0 U1 V1 ... */
         if (nv12) {
             _mm256_storeu_si256((__m256i *)(u + x), c32);
         } else {

@@ -306,5 +306,6 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 #endif
 
 #include "imagecore/yuv.h"
+#include "imagecore/rotate.h"
 
 #endif /* IMAGECORE_H */
