@@ -72,6 +72,29 @@ IC_TARGET_AVX2 void ic_reverse_inplace1_avx2(uint8_t *r, size_t n) { reverse_inp
 IC_TARGET_AVX2 void ic_reverse_inplace2_avx2(uint8_t *r, size_t n) { reverse_inplace(r, n, 2); }
 IC_TARGET_AVX2 void ic_reverse_inplace4_avx2(uint8_t *r, size_t n) { reverse_inplace(r, n, 4); }
 
+/* a[i] <-> b[n-1-i] in 32-byte chunks from a's start and b's end. The chunks done cover
+ * a[0, k) and b[n-k, n); the rest, a[k, n) against b[0, n-k), is disjoint from them and
+ * goes to the scalar kernel. */
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) void
+reverse_swap(uint8_t *a, uint8_t *b, size_t n, size_t e) {
+    const size_t bytes = n * e;
+    size_t i = 0;
+    for (; i + 32 <= bytes; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + i));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(b + bytes - i - 32));
+        _mm256_storeu_si256((__m256i *)(a + i), rev_e(y, e));
+        _mm256_storeu_si256((__m256i *)(b + bytes - i - 32), rev_e(x, e));
+    }
+    const size_t k = i / e;
+    if (e == 1) ic_reverse_swap1_c(a + i, b, n - k);
+    if (e == 2) ic_reverse_swap2_c(a + i, b, n - k);
+    if (e == 4) ic_reverse_swap4_c(a + i, b, n - k);
+}
+
+IC_TARGET_AVX2 void ic_reverse_swap1_avx2(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 1); }
+IC_TARGET_AVX2 void ic_reverse_swap2_avx2(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 2); }
+IC_TARGET_AVX2 void ic_reverse_swap4_avx2(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 4); }
+
 /* ---- transpose tiles -------------------------------------------------------- */
 
 /* One network stage, written out so that gcc -O2 keeps every vector in a register (it

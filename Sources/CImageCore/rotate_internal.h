@@ -27,6 +27,14 @@ void ic_reverse_inplace2_c(uint8_t *row, size_t n);
 void ic_reverse_inplace3_c(uint8_t *row, size_t n);
 void ic_reverse_inplace4_c(uint8_t *row, size_t n);
 
+/* Two distinct rows a, b of n elements become reverse(b), reverse(a): rotating by 180
+ * degrees in place, one pass over both rows. */
+typedef void (*ic_reverse_swap_fn)(uint8_t *a, uint8_t *b, size_t n);
+void ic_reverse_swap1_c(uint8_t *a, uint8_t *b, size_t n);
+void ic_reverse_swap2_c(uint8_t *a, uint8_t *b, size_t n);
+void ic_reverse_swap3_c(uint8_t *a, uint8_t *b, size_t n);
+void ic_reverse_swap4_c(uint8_t *a, uint8_t *b, size_t n);
+
 /* Transposes a block of w source columns by h source rows: dst row j (j < w) gets
  * src column j, h elements. Tiles walk down the source 16 rows at a time across the
  * whole block width, so a block as wide as a cache line reads each line once. */
@@ -51,6 +59,9 @@ void ic_reverse_row4_avx2(const uint8_t *src, uint8_t *dst, size_t n);
 void ic_reverse_inplace1_avx2(uint8_t *row, size_t n);
 void ic_reverse_inplace2_avx2(uint8_t *row, size_t n);
 void ic_reverse_inplace4_avx2(uint8_t *row, size_t n);
+void ic_reverse_swap1_avx2(uint8_t *a, uint8_t *b, size_t n);
+void ic_reverse_swap2_avx2(uint8_t *a, uint8_t *b, size_t n);
+void ic_reverse_swap4_avx2(uint8_t *a, uint8_t *b, size_t n);
 void ic_transpose1_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst,
                         ptrdiff_t dst_stride, int32_t w, int32_t h);
 void ic_transpose2_avx2(const uint8_t *src, ptrdiff_t src_stride, uint8_t *dst,

@@ -31,6 +31,22 @@ void ic_reverse_inplace2_c(uint8_t *row, size_t n) { reverse_inplace(row, n, 2);
 void ic_reverse_inplace3_c(uint8_t *row, size_t n) { reverse_inplace(row, n, 3); }
 void ic_reverse_inplace4_c(uint8_t *row, size_t n) { reverse_inplace(row, n, 4); }
 
+static inline __attribute__((always_inline)) void reverse_swap(uint8_t *a, uint8_t *b, size_t n,
+                                                               size_t e) {
+    uint8_t t[4];
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *p = a + i * e, *q = b + (n - 1 - i) * e;
+        memcpy(t, p, e);
+        memcpy(p, q, e);
+        memcpy(q, t, e);
+    }
+}
+
+void ic_reverse_swap1_c(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 1); }
+void ic_reverse_swap2_c(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 2); }
+void ic_reverse_swap3_c(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 3); }
+void ic_reverse_swap4_c(uint8_t *a, uint8_t *b, size_t n) { reverse_swap(a, b, n, 4); }
+
 /* ---- transpose -------------------------------------------------------------- */
 
 /* Column by column across the block (the vector kernels walk column tiles the same
