@@ -17,6 +17,8 @@
 #if IC_X86
 #include <immintrin.h>
 
+enum { IC_PREFETCH_AHEAD = 2048 };
+
 typedef struct fwd_consts {
     __m256i mask_lo, y_rb, y_g, y_bias, uv_rb, uv_g, uv_bias, pack_perm;
 } fwd_consts;
@@ -96,6 +98,14 @@ rgb_to_yuv_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t 
          * spill its 12 vectors to the stack on every step. */
         __m256i ya0, ya1, ya2, ya3, yb0, yb1, yb2, yb3, uv0, uv1, uv2, uv3;
         const size_t off = (size_t)x * (size_t)bpp, g = 8 * (size_t)bpp;
+        /* Prefetch both source rows 2 KiB ahead. The hardware prefetchers alone left this
+         * loop waiting on memory: one thread, 12 MP RGBA -> NV12 took 3.6-3.8 ms with and
+         * 2.2-2.4 ms without the stalls (0.5...4 KiB tried; 2-3 KiB best). A prefetch
+         * cannot fault, so running past the row's end is harmless. */
+        _mm_prefetch((const char *)(s0 + off + IC_PREFETCH_AHEAD), _MM_HINT_T0);
+        _mm_prefetch((const char *)(s0 + off + IC_PREFETCH_AHEAD + 64), _MM_HINT_T0);
+        _mm_prefetch((const char *)(s1 + off + IC_PREFETCH_AHEAD), _MM_HINT_T0);
+        _mm_prefetch((const char *)(s1 + off + IC_PREFETCH_AHEAD + 64), _MM_HINT_T0);
         group8(s0 + off, s1 + off, bpp, &k, &ya0, &yb0, &uv0);
         group8(s0 + off + g, s1 + off + g, bpp, &k, &ya1, &yb1, &uv1);
         group8(s0 + off + 2 * g, s1 + off + 2 * g, bpp, &k, &ya2, &yb2, &uv2);
