@@ -30,15 +30,16 @@
  * the orientation reverses is even (always true for 1 and 5, and for every orientation
  * when W and H are even), the result equals what converting the transformed RGB would
  * give: each 2x2 block maps onto a 2x2 block. When a reversed dimension is odd (W for
- * 2, 3, 7, 8; H for 3, 4, 6, 7), the partial edge block moves to the opposite edge:
- * the output's first chroma column (or row) is the source's last, single-pixel one,
- * so the chroma grid is offset by one luma pixel along that axis. This keeps the
- * transform lossless and invertible; re-deriving chroma for the new grid would need
- * the RGB pixels.
+ * 2, 3, 7, 8; H for 3, 4, 6, 7), the chroma sample that covered only the source's last
+ * pixel column (or row) becomes the first along the reversed axis of the output, where
+ * it covers two pixels: the chroma grid is offset by one luma pixel along that axis.
+ * This keeps the transform lossless and invertible; re-deriving chroma for the new grid
+ * would need the RGB pixels.
  *
  * Memory: no allocation; scratch is at most 4 KiB on the stack (in-place row swaps).
- * Work runs in parallel bands; transposes go through cache-sized tiles (SSE2 / AVX2
- * tile transposes for 1-, 2- and 4-byte pixels on x86).
+ * Work runs in parallel bands; transposes walk stripes of source rows in tiles (AVX2
+ * tile transposes for 1-, 2- and 4-byte elements on x86; scalar for RGB8's 3 bytes and
+ * elsewhere - no NEON path yet).
  */
 #ifndef IMAGECORE_ROTATE_H
 #define IMAGECORE_ROTATE_H

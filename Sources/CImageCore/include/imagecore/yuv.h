@@ -21,7 +21,7 @@
  *   block's chroma sample (no interpolation).
  * - Alpha: RGB -> YUV ignores the alpha byte. Premultiplied RGBA is converted as stored,
  *   which is the image composited over black. YUV -> RGBA writes alpha 255.
- * - Scalar and vector paths give bit-identical results.
+ * - Scalar and vector (AVX2 on x86; no NEON path yet) paths give bit-identical results.
  *
  * Memory: no allocation at all; destinations are written in place, padding bytes
  * beyond each row's pixels are neither read nor written.
