@@ -47,6 +47,6 @@ extension Workloads {
         let timing = try ctx.time { try src.apply(.right, into: &dst) }
         let w = src.width, h = src.height
         return WorkloadRun(timing: timing, pixels: w * h, limitBytes: RawYUV.fileSize(width: w, height: h),
-                           note: "rotate90-nv12 limit = copy of the NV12 bytes")
+                           note: "limit = copy of the NV12 bytes")
     }
 }
