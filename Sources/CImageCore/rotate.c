@@ -5,6 +5,7 @@
  * rotate_internal.h): the planes of I420/NV12 chroma are transformed like the luma,
  * with their own ceil(w/2) x ceil(h/2) size. */
 #include "rotate_internal.h"
+#include "image_overlap.h"
 
 #include <string.h>
 
@@ -124,16 +125,6 @@ static ic_status orient_plane(const uint8_t *src, size_t src_stride, uint8_t *ds
     return ic_parallel_for(chunks, 1, transpose_job, &j);
 }
 
-/* Whether the byte extents of two planes intersect. */
-static int planes_overlap(const ic_image *a, int32_t pa, const ic_image *b, int32_t pb) {
-    const uintptr_t a0 = (uintptr_t)a->planes[pa].data, b0 = (uintptr_t)b->planes[pb].data;
-    const uintptr_t a1 = a0 + a->planes[pa].stride * (size_t)(ic__plane_rows(a->format, a->height, pa) - 1) +
-                         ic__row_bytes(a->format, a->width, pa);
-    const uintptr_t b1 = b0 + b->planes[pb].stride * (size_t)(ic__plane_rows(b->format, b->height, pb) - 1) +
-                         ic__row_bytes(b->format, b->width, pb);
-    return a0 < b1 && b0 < a1;
-}
-
 ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o) {
     ic_status st = ic_image_validate(src);
     if (st != IC_OK) return st;
@@ -142,10 +133,8 @@ ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o) 
     int32_t ow, oh;
     if ((st = ic_oriented_size(o, src->width, src->height, &ow, &oh)) != IC_OK) return st;
     if (dst->width != ow || dst->height != oh) return IC_ERR_INVALID_ARGUMENT;
+    if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     const int32_t planes = ic_format_plane_count(src->format);
-    for (int32_t p = 0; p < planes; p++)
-        for (int32_t q = 0; q < planes; q++)
-            if (planes_overlap(src, p, dst, q)) return IC_ERR_INVALID_ARGUMENT;
     const uint32_t features = ic_cpu_features();
     for (int32_t p = 0; p < planes; p++) {
         const size_t e = element_size(src->format, p);

@@ -2,6 +2,7 @@
  * double precision at each call (a few dozen flops), so there is no table to keep in step
  * with the formulas. See yuv_internal.h for how they are used. */
 #include "yuv_internal.h"
+#include "image_overlap.h"
 
 /* No libm: the C core links nothing beyond libc and the OpenMP runtime. */
 static long lround_(double x) { return x >= 0 ? (long)(x + 0.5) : -(long)(-x + 0.5); }
@@ -85,5 +86,6 @@ ic_status ic__check_pair(const ic_image *src, const ic_image *dst) {
     if (st != IC_OK) return st;
     if ((st = ic_image_validate(dst)) != IC_OK) return st;
     if (src->width != dst->width || src->height != dst->height) return IC_ERR_INVALID_ARGUMENT;
+    if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     return IC_OK;
 }

@@ -117,7 +117,7 @@ void ic_uv_split_row_avx2(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);
 void ic_uv_merge_row_avx2(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
 #endif
 
-/* Validates a converter's pair: both descriptors valid, same size. */
+/* Validates a converter's pair: both descriptors valid, same size, no shared bytes. */
 ic_status ic__check_pair(const ic_image *src, const ic_image *dst);
 
 #endif

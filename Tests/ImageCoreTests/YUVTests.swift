@@ -449,7 +449,8 @@ struct YUVTests {
         #expect(ic_rgb_to_yuv(&a, &sm, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_yuv_to_rgb(&sm, &a, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_rgb_to_yuv(&g, &n, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_UNSUPPORTED)
-        var a2 = a
+        let rgba2 = GuardedImage(IC_FORMAT_RGBA8, 8, 6)
+        var a2 = rgba2.descriptor
         #expect(ic_rgb_to_yuv(&a, &a2, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_UNSUPPORTED)
         #expect(ic_yuv_to_rgb(&n, &g, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_UNSUPPORTED)
         #expect(ic_yuv_convert_layout(&a, &n) == IC_ERR_UNSUPPORTED)
@@ -463,6 +464,14 @@ struct YUVTests {
         var noChroma = n
         noChroma.planes.1.data = nil
         #expect(ic_yuv_to_rgb(&noChroma, &a, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)
+        // Overlap: an NV12 destination placed inside the RGBA source.
+        var inside = n
+        inside.planes.0.data = a.planes.0.data
+        inside.planes.0.stride = 8
+        #expect(ic_rgb_to_yuv(&a, &inside, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)
+        var grayInside = g
+        grayInside.planes.0.data = n.planes.1.data
+        #expect(ic_yuv_to_gray(&n, &grayInside, IC_YUV_RANGE_VIDEO) == IC_ERR_INVALID_ARGUMENT)
         var shortStride = a
         shortStride.planes.0.stride = 31
         #expect(ic_rgb_to_yuv(&shortStride, &n, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)

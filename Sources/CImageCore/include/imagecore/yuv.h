@@ -24,7 +24,8 @@
  * - Scalar and vector (AVX2 on x86; no NEON path yet) paths give bit-identical results.
  *
  * Memory: no allocation at all; destinations are written in place, padding bytes
- * beyond each row's pixels are neither read nor written.
+ * beyond each row's pixels are neither read nor written. Source and destination must
+ * not share any byte (IC_ERR_INVALID_ARGUMENT otherwise).
  */
 #ifndef IMAGECORE_YUV_H
 #define IMAGECORE_YUV_H
@@ -54,8 +55,9 @@ typedef enum ic_yuv_range {
  * comment for odd sizes). The alpha byte of RGBA8 is ignored whatever `src->alpha` says.
  * Runs in parallel bands of row pairs; AVX2 on x86 when available.
  *
- * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch, a bad
- *         matrix or range; IC_ERR_UNSUPPORTED for another format pair.
+ * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch,
+ *         overlapping images, a bad matrix or range; IC_ERR_UNSUPPORTED for another
+ *         format pair.
  */
 ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix,
                         ic_yuv_range range);
