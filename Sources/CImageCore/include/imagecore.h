@@ -306,4 +306,7 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 } /* extern "C" */
 #endif
 
+#include "imagecore/yuv.h"
+#include "imagecore/rotate.h"
+
 #endif /* IMAGECORE_H */

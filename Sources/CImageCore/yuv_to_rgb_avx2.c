@@ -1,0 +1,157 @@
+/* I420 / NV12 -> RGB8 / RGBA8 with AVX2 (target attribute + run-time dispatch from
+ * yuv_to_rgb.c).
+ *
+ * 32 pixels of two rows per step, sharing 16 chroma samples:
+ * - chroma bytes become (C - 128) << 8 in 16-bit lanes with a shift and an xor (NV12's
+ *   pairs need no shuffle at all: U is the low byte, V the high byte of each word);
+ * - vpmulhrsw applies the weights; the three chroma terms (+32 for the final rounding)
+ *   are computed once per sample and duplicated to the pixel pair with unpacks;
+ * - per row: Y << 7 (unpack), vpmulhrsw by the Y scale, saturating adds, >> 6, and
+ *   saturating packs give R, G, B bytes in pixel order, interleaved with A = 255.
+ * Same integer expressions as the scalar kernels (yuv_internal.h). */
+#include "yuv_internal.h"
+
+#if IC_X86
+#include <immintrin.h>
+
+typedef struct inv_consts {
+    __m256i krv, kgu, kgv, kbu, ky, yoff7, round, sign, alpha;
+} inv_consts;
+
+static inline IC_TARGET_AVX2 inv_consts inv_setup(const ic_yuv2rgb_coeffs *c) {
+    inv_consts k;
+    k.krv = _mm256_set1_epi16(c->krv);
+    k.kgu = _mm256_set1_epi16(c->kgu);
+    k.kgv = _mm256_set1_epi16(c->kgv);
+    k.kbu = _mm256_set1_epi16(c->kbu);
+    k.ky = _mm256_set1_epi16(c->ky);
+    k.yoff7 = _mm256_set1_epi16((int16_t)(c->yoff * 128));
+    k.round = _mm256_set1_epi16(32);
+    k.sign = _mm256_set1_epi16((int16_t)0x8000);
+    k.alpha = _mm256_set1_epi8((char)0xff);
+    return k;
+}
+
+/* One luma row of 32 pixels with its duplicated chroma terms (lo: pixels 0-7 | 16-23,
+ * hi: 8-15 | 24-31) -> R, G, B as 32 bytes each, in pixel order. */
+static inline IC_TARGET_AVX2 void luma_row(const uint8_t *ys, const __m256i rc[2], const __m256i gc[2],
+                                           const __m256i bc[2], const inv_consts *k,
+                                           __m256i *r, __m256i *g, __m256i *b) {
+    const __m256i y = _mm256_loadu_si256((const __m256i *)ys), zero = _mm256_setzero_si256();
+    __m256i t[2];
+    /* (Y << 8) >> 1 = Y << 7, logical; then - (yoff << 7). */
+    t[0] = _mm256_srli_epi16(_mm256_unpacklo_epi8(zero, y), 1);
+    t[1] = _mm256_srli_epi16(_mm256_unpackhi_epi8(zero, y), 1);
+    t[0] = _mm256_mulhrs_epi16(_mm256_sub_epi16(t[0], k->yoff7), k->ky);
+    t[1] = _mm256_mulhrs_epi16(_mm256_sub_epi16(t[1], k->yoff7), k->ky);
+    *r = _mm256_packus_epi16(_mm256_srai_epi16(_mm256_adds_epi16(t[0], rc[0]), 6),
+                             _mm256_srai_epi16(_mm256_adds_epi16(t[1], rc[1]), 6));
+    *g = _mm256_packus_epi16(_mm256_srai_epi16(_mm256_adds_epi16(t[0], gc[0]), 6),
+                             _mm256_srai_epi16(_mm256_adds_epi16(t[1], gc[1]), 6));
+    *b = _mm256_packus_epi16(_mm256_srai_epi16(_mm256_adds_epi16(t[0], bc[0]), 6),
+                             _mm256_srai_epi16(_mm256_adds_epi16(t[1], bc[1]), 6));
+}
+
+/* R, G, B, A bytes (pixel order) -> 32 RGBA pixels; or 32 RGB pixels, written as eight
+ * overlapping 16-byte stores in address order (the last writes 4 bytes past the 96). */
+static inline IC_TARGET_AVX2 void store_px(uint8_t *d, __m256i r, __m256i g, __m256i b,
+                                           __m256i a, int bpp) {
+    __m256i rg0 = _mm256_unpacklo_epi8(r, g), rg1 = _mm256_unpackhi_epi8(r, g);
+    __m256i ba0 = _mm256_unpacklo_epi8(b, a), ba1 = _mm256_unpackhi_epi8(b, a);
+    __m256i p0 = _mm256_unpacklo_epi16(rg0, ba0); /* pixels 0-3   | 16-19 */
+    __m256i p1 = _mm256_unpackhi_epi16(rg0, ba0); /* pixels 4-7   | 20-23 */
+    __m256i p2 = _mm256_unpacklo_epi16(rg1, ba1); /* pixels 8-11  | 24-27 */
+    __m256i p3 = _mm256_unpackhi_epi16(rg1, ba1); /* pixels 12-15 | 28-31 */
+    if (bpp == 4) {
+        _mm256_storeu_si256((__m256i *)d, _mm256_permute2x128_si256(p0, p1, 0x20));
+        _mm256_storeu_si256((__m256i *)(d + 32), _mm256_permute2x128_si256(p2, p3, 0x20));
+        _mm256_storeu_si256((__m256i *)(d + 64), _mm256_permute2x128_si256(p0, p1, 0x31));
+        _mm256_storeu_si256((__m256i *)(d + 96), _mm256_permute2x128_si256(p2, p3, 0x31));
+    } else {
+        const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                              0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+        p0 = _mm256_shuffle_epi8(p0, pack);
+        p1 = _mm256_shuffle_epi8(p1, pack);
+        p2 = _mm256_shuffle_epi8(p2, pack);
+        p3 = _mm256_shuffle_epi8(p3, pack);
+        _mm_storeu_si128((__m128i *)d, _mm256_castsi256_si128(p0));
+        _mm_storeu_si128((__m128i *)(d + 12), _mm256_castsi256_si128(p1));
+        _mm_storeu_si128((__m128i *)(d + 24), _mm256_castsi256_si128(p2));
+        _mm_storeu_si128((__m128i *)(d + 36), _mm256_castsi256_si128(p3));
+        _mm_storeu_si128((__m128i *)(d + 48), _mm256_extracti128_si256(p0, 1));
+        _mm_storeu_si128((__m128i *)(d + 60), _mm256_extracti128_si256(p1, 1));
+        _mm_storeu_si128((__m128i *)(d + 72), _mm256_extracti128_si256(p2, 1));
+        _mm_storeu_si128((__m128i *)(d + 84), _mm256_extracti128_si256(p3, 1));
+    }
+}
+
+static inline IC_TARGET_AVX2 __attribute__((always_inline)) void
+yuv_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u, const uint8_t *v,
+                     uint8_t *d0, uint8_t *d1, int32_t width, const ic_yuv2rgb_coeffs *c, int bpp,
+                     int nv12) {
+    const inv_consts k = inv_setup(c);
+    /* RGB8 stores run 4 bytes past the 32 pixels: keep 2 pixels of slack in the row. */
+    const int32_t slack = bpp == 3 ? 2 : 0;
+    int32_t x = 0;
+    for (; x + 32 + slack <= width; x += 32) {
+        __m256i cu, cv;
+        if (nv12) {
+            const __m256i uv = _mm256_loadu_si256((const __m256i *)(u + x));
+            cu = _mm256_xor_si256(_mm256_slli_epi16(uv, 8), k.sign);
+            cv = _mm256_xor_si256(_mm256_and_si256(uv, _mm256_set1_epi16((int16_t)0xff00)), k.sign);
+        } else {
+            cu = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(u + x / 2)));
+            cv = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(v + x / 2)));
+            cu = _mm256_xor_si256(_mm256_slli_epi16(cu, 8), k.sign);
+            cv = _mm256_xor_si256(_mm256_slli_epi16(cv, 8), k.sign);
+        }
+        /* 16 samples as [0-7 | 8-15]; unpacking with itself duplicates each to its pixel
+         * pair in the order that the luma unpacks produce. */
+        const __m256i rc = _mm256_add_epi16(_mm256_mulhrs_epi16(cv, k.krv), k.round);
+        const __m256i gc = _mm256_add_epi16(_mm256_add_epi16(_mm256_mulhrs_epi16(cu, k.kgu),
+                                                             _mm256_mulhrs_epi16(cv, k.kgv)), k.round);
+        const __m256i bc = _mm256_add_epi16(_mm256_mulhrs_epi16(cu, k.kbu), k.round);
+        const __m256i rd[2] = {_mm256_unpacklo_epi16(rc, rc), _mm256_unpackhi_epi16(rc, rc)};
+        const __m256i gd[2] = {_mm256_unpacklo_epi16(gc, gc), _mm256_unpackhi_epi16(gc, gc)};
+        const __m256i bd[2] = {_mm256_unpacklo_epi16(bc, bc), _mm256_unpackhi_epi16(bc, bc)};
+        __m256i r, g, b;
+        luma_row(y0 + x, rd, gd, bd, &k, &r, &g, &b);
+        store_px(d0 + (size_t)x * (size_t)bpp, r, g, b, k.alpha, bpp);
+        if (y1) {
+            luma_row(y1 + x, rd, gd, bd, &k, &r, &g, &b);
+            store_px(d1 + (size_t)x * (size_t)bpp, r, g, b, k.alpha, bpp);
+        }
+    }
+    if (x < width) {
+        const size_t ci = (size_t)(x / 2) * (nv12 ? 2u : 1u), off = (size_t)x * (size_t)bpp;
+        const uint8_t *t1 = y1 ? y1 + x : NULL;
+        uint8_t *e1 = d1 ? d1 + off : NULL;
+        if (bpp == 4 && nv12) ic_nv12_to_rgba_row2_c(y0 + x, t1, u + ci, v + ci, d0 + off, e1, width - x, c);
+        if (bpp == 4 && !nv12) ic_i420_to_rgba_row2_c(y0 + x, t1, u + ci, v + ci, d0 + off, e1, width - x, c);
+        if (bpp == 3 && nv12) ic_nv12_to_rgb_row2_c(y0 + x, t1, u + ci, v + ci, d0 + off, e1, width - x, c);
+        if (bpp == 3 && !nv12) ic_i420_to_rgb_row2_c(y0 + x, t1, u + ci, v + ci, d0 + off, e1, width - x, c);
+    }
+}
+
+IC_TARGET_AVX2 void ic_i420_to_rgba_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+                                              const uint8_t *v, uint8_t *d0, uint8_t *d1,
+                                              int32_t width, const ic_yuv2rgb_coeffs *c) {
+    yuv_to_rgb_row2_avx2(y0, y1, u, v, d0, d1, width, c, 4, 0);
+}
+IC_TARGET_AVX2 void ic_nv12_to_rgba_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+                                              const uint8_t *v, uint8_t *d0, uint8_t *d1,
+                                              int32_t width, const ic_yuv2rgb_coeffs *c) {
+    yuv_to_rgb_row2_avx2(y0, y1, u, v, d0, d1, width, c, 4, 1);
+}
+IC_TARGET_AVX2 void ic_i420_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+                                             const uint8_t *v, uint8_t *d0, uint8_t *d1,
+                                             int32_t width, const ic_yuv2rgb_coeffs *c) {
+    yuv_to_rgb_row2_avx2(y0, y1, u, v, d0, d1, width, c, 3, 0);
+}
+IC_TARGET_AVX2 void ic_nv12_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+                                             const uint8_t *v, uint8_t *d0, uint8_t *d1,
+                                             int32_t width, const ic_yuv2rgb_coeffs *c) {
+    yuv_to_rgb_row2_avx2(y0, y1, u, v, d0, d1, width, c, 3, 1);
+}
+
+#endif /* IC_X86 */
