@@ -305,4 +305,7 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 } /* extern "C" */
 #endif
 
+#include "imagecore/laplacian.h"
+#include "imagecore/resize.h"
+
 #endif /* IMAGECORE_H */
