@@ -156,9 +156,8 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
     plan->slot_bytes = (size_t)slot_bytes;
     for (int32_t i = 0; i < gc; i++) {
         ic_rs_geom *g = &gp[i].g;
-        ic__rs_axis_build(p.filter, g->in_w, g->out_w, g->kx, 1, &gp[i].hs, &g->h, tmpd);
-        ic__rs_axis_build(p.filter, g->in_h, g->out_h, g->ky, 0, &gp[i].vs, &g->v, tmpd);
-        g->v.fits = 0; /* vertical windows are exact, never shifted */
+        ic__rs_axis_build(p.filter, g->in_w, g->out_w, g->kx, 1, 1, &gp[i].hs, &g->h, tmpd);
+        ic__rs_axis_build(p.filter, g->in_h, g->out_h, g->ky, 0, 0, &gp[i].vs, &g->v, tmpd);
         if (g->h4) {
             /* Outputs in pairs; per pair and tap pair 32 bytes: (w0, w1) x 4 for the even
              * output, then for the odd one: one load feeds pmaddwd for two outputs. */

@@ -137,18 +137,20 @@ ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, in
 }
 
 void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
-                       int32_t fold, const ic_rs_axis_shape *shape, ic_rs_axis *axis,
-                       double *tmp) {
+                       int32_t fold, int32_t fit, const ic_rs_axis_shape *shape,
+                       ic_rs_axis *axis, double *tmp) {
     axis_geo g = geo_of(filter, in, out, k);
     const int32_t n = shape->n;
-    axis->in = in;
+    /* Samples the windows index: full resolution when the box is folded in. */
+    const int32_t span = fold ? in : g.nred;
+    axis->in = span;
     axis->out = out;
     axis->n = n;
     axis->max_count = shape->max_count;
-    /* Windows may be shifted left so each holds exactly n samples: then the vector kernels
-     * run n taps everywhere without reading past the row. Only the horizontal axis asks
-     * for it (pad > 1): the vertical ring wants tight windows. */
-    axis->fits = (n <= in);
+    /* With `fit`, windows are shifted left so each holds exactly n samples: then the vector
+     * kernels run n taps everywhere without reading past the row. Only the horizontal axis
+     * asks for it; the vertical ring wants tight windows. */
+    axis->fits = fit && n <= span;
     memset(axis->w, 0, sizeof(int16_t) * (size_t)out * (size_t)n);
     for (int32_t i = 0; i < out; i++) {
         double c;
@@ -177,7 +179,7 @@ void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t
 
         int32_t start = s, offset = 0;
         if (axis->fits && n > count) {
-            start = s < in - n ? s : in - n;
+            start = s < span - n ? s : span - n;
             offset = s - start;
         }
         axis->start[i] = start;

@@ -32,7 +32,7 @@ enum {
 
 /* One axis of one plane: for each output sample, a window of source samples and weights. */
 typedef struct ic_rs_axis {
-    int32_t in;        /* source samples the windows index (full resolution) */
+    int32_t in;        /* samples the windows index (full resolution for H, reduced for V) */
     int32_t out;       /* output samples */
     int32_t n;         /* weights stored per output (padded; >= every count) */
     int32_t max_count; /* largest count */
@@ -97,11 +97,12 @@ typedef struct ic_rs_axis_shape {
 ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
                             int32_t fold, int32_t pad, ic_rs_axis_shape *shape);
 
-/* Fills `axis` (arrays already pointing at memory of the shape's size). `tmp` holds at
- * least shape.max_count + 1 doubles. */
+/* Fills `axis` (arrays already pointing at memory of the shape's size). With `fit`, windows
+ * are shifted to hold exactly shape.n samples where the row allows (axis->fits). `tmp` holds
+ * at least shape.max_count + 1 doubles. */
 void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
-                       int32_t fold, const ic_rs_axis_shape *shape, ic_rs_axis *axis,
-                       double *tmp);
+                       int32_t fold, int32_t fit, const ic_rs_axis_shape *shape,
+                       ic_rs_axis *axis, double *tmp);
 
 /* The pre-reduction factor for in -> out: floor(in / out / 2) when >= 2, else 1. */
 int32_t ic__rs_reduce_factor(int32_t in, int32_t out);
