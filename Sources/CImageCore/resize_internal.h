@@ -131,13 +131,18 @@ void ic_resize_v_unpremul_row_c(const int16_t *const *rows, const int16_t *w, in
 /* Premultiplied RGBA: colour = min(colour, alpha) for pixels [x0, x1). */
 void ic_resize_clamp_alpha_row_c(uint8_t *rgba, int32_t x0, int32_t x1);
 
-/* One un-premultiplied channel from C', A' with 8 fractional bits (shared by every path). */
+/* One un-premultiplied channel from C', A' with 8 fractional bits (shared by every path):
+ * C' is clamped to [0, A'] (ringing can push either past the other, or A' past 255), then
+ * colour = min(255, trunc(C' * 255 / A' + 0.5)) in IEEE single precision: a multiply, a
+ * divide and an add, each rounded, in this order in the scalar and the SIMD code (no
+ * multiply-add pattern, so no compiler may fuse them). */
 static inline uint8_t ic__rs_unpremul(int32_t c8, int32_t a8) {
     int32_t alpha = (a8 + 128) >> 8;
     if (alpha <= 0) return 0;
     if (c8 <= 0) return 0;
-    if (c8 > 255 * 256) c8 = 255 * 256;
-    float q = (float)(c8 * 255) / (float)a8; /* both exact in float: < 2^24 */
+    if (c8 > a8) c8 = a8;
+    float num = (float)c8 * 255.0f;
+    float q = num / (float)a8;
     q = q + 0.5f;
     int32_t v = (int32_t)q;
     return (uint8_t)(v > 255 ? 255 : v);

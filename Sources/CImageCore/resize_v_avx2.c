@@ -64,9 +64,9 @@ static inline __m256i unpremul2(__m256i v) {
     const __m256i a8 = _mm256_shuffle_epi32(v, 0xFF);
     __m256i alpha = _mm256_srai_epi32(_mm256_add_epi32(a8, _mm256_set1_epi32(128)), 8);
     alpha = _mm256_min_epi32(_mm256_max_epi32(alpha, _mm256_setzero_si256()), _mm256_set1_epi32(255));
-    __m256i c8 = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(255 * 256));
-    __m256i num = _mm256_sub_epi32(_mm256_slli_epi32(c8, 8), c8); /* c8 * 255 */
-    __m256 q = _mm256_div_ps(_mm256_cvtepi32_ps(num), _mm256_cvtepi32_ps(a8));
+    __m256i c8 = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), a8);
+    __m256 num = _mm256_mul_ps(_mm256_cvtepi32_ps(c8), _mm256_set1_ps(255.0f));
+    __m256 q = _mm256_div_ps(num, _mm256_cvtepi32_ps(a8));
     q = _mm256_add_ps(q, _mm256_set1_ps(0.5f));
     __m256i c = _mm256_min_epi32(_mm256_cvttps_epi32(q), _mm256_set1_epi32(255));
     c = _mm256_and_si256(c, _mm256_cmpgt_epi32(alpha, _mm256_setzero_si256()));

@@ -15,7 +15,10 @@
  * Borders: clamp (replicate). A tap outside [0, in) reads the nearest edge pixel, i.e. its
  * weight is added to the edge pixel's; then the weights of each output pixel are renormalised
  * to sum to exactly 1 (in fixed point: exactly 1 << 14). A constant image therefore stays
- * exactly constant, for every filter, format and size.
+ * exactly constant, for every filter, format and size (straight RGBA: for alpha >= 6; a
+ * nearly transparent straight colour carries more precision than the premultiplied value's
+ * 7 fractional bits keep, so for alpha 1...5 it may move by a few LSB while
+ * colour * alpha / 255 stays within 0.5 LSB).
  *
  * Fixed point. Coefficients are 14-bit (each output pixel's weights sum to 16384 exactly,
  * rounding residues distributed to the largest-remainder taps). The horizontal pass runs
@@ -29,9 +32,14 @@
  * Alpha (RGBA8). IC_ALPHA_STRAIGHT images are filtered premultiplied: each source pixel's
  * colour is multiplied by alpha / 255 (kept with 7 fractional bits, not rounded to 8 bits),
  * filtered with the alpha channel, and un-premultiplied on output as
- *   alpha = round(A'), colour = min(255, round(255 * C' / A'))   (0 where alpha rounds to 0),
- * where C' and A' are the filtered premultiplied values held with 8 fractional bits; the
- * division is one IEEE single-precision division, the same in scalar and SIMD code.
+ *   alpha = round(A') clamped to 0...255,
+ *   colour = min(255, round(255 * min(max(C', 0), A') / A'))   (0 where alpha rounds to 0),
+ * where C' and A' are the filtered premultiplied values held with 8 fractional bits (not
+ * clamped: ringing may push A' past 255 or C' past A'); the ratio is taken in IEEE single
+ * precision (multiply, divide, add 0.5, truncate), the same in scalar and SIMD code. The
+ * straight colour of a nearly transparent pixel is ill-conditioned (C'/A' with A' small):
+ * colour is within 1 LSB of the float64 reference where the output alpha is >= 32; below
+ * that the premultiplied value colour * alpha / 255 is within 1.5 LSB.
  * IC_ALPHA_PREMULTIPLIED images are filtered as they are, and each output colour channel is
  * clamped to the output alpha so the result stays a valid premultiplied image.
  * IC_ALPHA_OPAQUE images are filtered as four independent channels (no clamp).
