@@ -27,78 +27,87 @@ int ic_resize_h_avx2_supports(const ic_rs_geom *g) {
 
 /* ---- RGBA ----------------------------------------------------------------- */
 
-/* Sums of two outputs (lanes) over their windows, u8 source. */
+/* Sums of four outputs over their windows: (x, x+1) in `a`, (x+2, x+3) in `b`, one output
+ * per 128-bit lane. One loop for both pairs so the two dependency chains interleave. The
+ * plan's h4 table holds, per output pair and tap pair, 32 bytes of replicated weights; pair
+ * q's blocks start at cw + q * n / 2. u8 source: 4 pixels per 128-bit load. */
 IC_TARGET_AVX2
-static inline __m256i rgba_u8_pair(const uint8_t *s0, const uint8_t *s1, const __m256i *cw,
-                                   int32_t n) {
+static inline void rgba_u8_quad(const uint8_t *s0, const uint8_t *s1, const uint8_t *s2,
+                                const uint8_t *s3, const __m256i *ca, const __m256i *cb,
+                                int32_t n, __m256i *a, __m256i *b) {
     const __m256i lo = _mm256_setr_epi8(0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1,
                                         0, -1, 4, -1, 1, -1, 5, -1, 2, -1, 6, -1, 3, -1, 7, -1);
     const __m256i hi = _mm256_setr_epi8(8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1,
                                         8, -1, 12, -1, 9, -1, 13, -1, 10, -1, 14, -1, 11, -1, 15, -1);
-    __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
-    for (int32_t t = 0; t < n; t += 4) {
-        __m256i px = _mm256_inserti128_si256(
+    __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+    __m256i b0 = _mm256_setzero_si256(), b1 = _mm256_setzero_si256();
+    for (int32_t t = 0; t < n; t += 4, ca += 2, cb += 2) {
+        __m256i pa = _mm256_inserti128_si256(
             _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s0 + 4 * t))),
             _mm_loadu_si128((const __m128i *)(s1 + 4 * t)), 1);
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_shuffle_epi8(px, lo), _mm256_load_si256(cw + t / 2)));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_shuffle_epi8(px, hi), _mm256_load_si256(cw + t / 2 + 1)));
+        __m256i pb = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s2 + 4 * t))),
+            _mm_loadu_si128((const __m128i *)(s3 + 4 * t)), 1);
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_shuffle_epi8(pa, lo), _mm256_load_si256(ca)));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_shuffle_epi8(pa, hi), _mm256_load_si256(ca + 1)));
+        b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(_mm256_shuffle_epi8(pb, lo), _mm256_load_si256(cb)));
+        b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(_mm256_shuffle_epi8(pb, hi), _mm256_load_si256(cb + 1)));
     }
-    return _mm256_add_epi32(acc0, acc1);
+    *a = _mm256_add_epi32(a0, a1);
+    *b = _mm256_add_epi32(b0, b1);
 }
 
 /* Same with a P7 (int16) source: two pixels per 128-bit load. */
 IC_TARGET_AVX2
-static inline __m256i rgba_s16_pair(const int16_t *s0, const int16_t *s1, const __m256i *cw,
-                                    int32_t n) {
+static inline void rgba_s16_quad(const int16_t *s0, const int16_t *s1, const int16_t *s2,
+                                 const int16_t *s3, const __m256i *ca, const __m256i *cb,
+                                 int32_t n, __m256i *a, __m256i *b) {
     const __m256i pairs = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
                                            0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    __m256i acc0 = _mm256_setzero_si256(), acc1 = _mm256_setzero_si256();
-    for (int32_t t = 0; t < n; t += 4) {
-        __m256i a = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s0 + 4 * t))),
-            _mm_loadu_si128((const __m128i *)(s1 + 4 * t)), 1);
-        __m256i b = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s0 + 4 * t + 8))),
-            _mm_loadu_si128((const __m128i *)(s1 + 4 * t + 8)), 1);
-        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(_mm256_shuffle_epi8(a, pairs), _mm256_load_si256(cw + t / 2)));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(_mm256_shuffle_epi8(b, pairs), _mm256_load_si256(cw + t / 2 + 1)));
+    __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+    __m256i b0 = _mm256_setzero_si256(), b1 = _mm256_setzero_si256();
+#define LOAD2(P, Q, OFF)                                                                      \
+    _mm256_shuffle_epi8(_mm256_inserti128_si256(                                              \
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)((P) + 4 * t + (OFF)))),     \
+        _mm_loadu_si128((const __m128i *)((Q) + 4 * t + (OFF))), 1), pairs)
+    for (int32_t t = 0; t < n; t += 4, ca += 2, cb += 2) {
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(LOAD2(s0, s1, 0), _mm256_load_si256(ca)));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(LOAD2(s0, s1, 8), _mm256_load_si256(ca + 1)));
+        b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(LOAD2(s2, s3, 0), _mm256_load_si256(cb)));
+        b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(LOAD2(s2, s3, 8), _mm256_load_si256(cb + 1)));
     }
-    return _mm256_add_epi32(acc0, acc1);
+#undef LOAD2
+    *a = _mm256_add_epi32(a0, a1);
+    *b = _mm256_add_epi32(b0, b1);
 }
 
-#define RGBA_ROW(NAME, SRC_T, PAIR, SHIFT, SCALAR)                                            \
+#define RGBA_ROW(NAME, SRC_T, QUAD, SHIFT, SCALAR)                                            \
     IC_TARGET_AVX2                                                                            \
     static void NAME(const SRC_T *src, const ic_rs_geom *g, int16_t *dst) {                   \
         const ic_rs_axis *h = &g->h;                                                          \
         const int32_t n = h->n, out = g->out_w;                                               \
+        const int32_t *st = h->start;                                                         \
         const __m256i round = _mm256_set1_epi32(1 << ((SHIFT) - 1));                        \
         const __m256i *cw = (const __m256i *)(const void *)g->h4;                             \
         const size_t pair_stride = (size_t)n / 2; /* 32-byte blocks per output pair */        \
         int32_t x = 0;                                                                        \
         for (; x + 4 <= out; x += 4) {                                                        \
-            __m256i a = PAIR(src + (size_t)h->start[x] * 4, src + (size_t)h->start[x + 1] * 4,  \
-                             cw + (size_t)(x / 2) * pair_stride, n);                          \
-            __m256i b = PAIR(src + (size_t)h->start[x + 2] * 4, src + (size_t)h->start[x + 3] * 4, \
-                             cw + (size_t)(x / 2 + 1) * pair_stride, n);                      \
+            const __m256i *c = cw + (size_t)(x / 2) * pair_stride;                            \
+            __m256i a, b;                                                                     \
+            QUAD(src + (size_t)st[x] * 4, src + (size_t)st[x + 1] * 4,                        \
+                 src + (size_t)st[x + 2] * 4, src + (size_t)st[x + 3] * 4,                    \
+                 c, c + pair_stride, n, &a, &b);                                              \
             a = _mm256_srai_epi32(_mm256_add_epi32(a, round), SHIFT);                        \
             b = _mm256_srai_epi32(_mm256_add_epi32(b, round), SHIFT);                        \
             /* lanes (x, x+1), (x+2, x+3) -> packs -> (x, x+2 | x+1, x+3) -> reorder */      \
             __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);             \
             _mm256_storeu_si256((__m256i *)(dst + 4 * x), p);                                 \
         }                                                                                     \
-        if (x + 2 <= out) {                                                                   \
-            __m256i a = PAIR(src + (size_t)h->start[x] * 4, src + (size_t)h->start[x + 1] * 4,  \
-                             cw + (size_t)(x / 2) * pair_stride, n);                          \
-            a = _mm256_srai_epi32(_mm256_add_epi32(a, round), SHIFT);                        \
-            __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, a), 0xD8);             \
-            _mm_storeu_si128((__m128i *)(dst + 4 * x), _mm256_castsi256_si128(p));            \
-            x += 2;                                                                           \
-        }                                                                                     \
         if (x < out) SCALAR(src, 4, h, x, out, dst);                                          \
     }
 
-RGBA_ROW(rgba_u8_row, uint8_t, rgba_u8_pair, IC_RS_SHIFT_U8, ic_resize_h_u8_row_c)
-RGBA_ROW(rgba_s16_row, int16_t, rgba_s16_pair, IC_RS_SHIFT_P7, ic_resize_h_s16_row_c)
+RGBA_ROW(rgba_u8_row, uint8_t, rgba_u8_quad, IC_RS_SHIFT_U8, ic_resize_h_u8_row_c)
+RGBA_ROW(rgba_s16_row, int16_t, rgba_s16_quad, IC_RS_SHIFT_P7, ic_resize_h_s16_row_c)
 
 /* ---- one channel ------------------------------------------------------------ */
 
