@@ -139,6 +139,7 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
         g->v.start = (int32_t *)take(c, oh * 4);
         g->v.count = (int32_t *)take(c, oh * 4);
         g->v.w = (int16_t *)take(c, oh * (uint64_t)gp[i].vs.n * 2);
+        g->v.wp = (int32_t *)take(c, oh * (uint64_t)((gp[i].vs.n + 1) / 2) * 4);
     }
     double *tmpd = (double *)take(c, tmp * sizeof(double));
     const uint64_t slot_bytes = align64(sizeof(ic_rs_slot)) + align64(ring) + align64(rows) +
@@ -158,6 +159,16 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
         ic_rs_geom *g = &gp[i].g;
         ic__rs_axis_build(p.filter, g->in_w, g->out_w, g->kx, 1, 1, &gp[i].hs, &g->h, tmpd);
         ic__rs_axis_build(p.filter, g->in_h, g->out_h, g->ky, 0, 0, &gp[i].vs, &g->v, tmpd);
+        {   /* weight pairs for the vertical pmaddwd (the padding weights are 0) */
+            int32_t *wp = g->v.wp;
+            const int32_t n = g->v.n, np = (n + 1) / 2;
+            for (int32_t y = 0; y < g->out_h; y++)
+                for (int32_t j = 0; j < np; j++) {
+                    const int16_t *w = g->v.w + (size_t)y * (size_t)n;
+                    uint32_t lo = (uint16_t)w[2 * j], hi = 2 * j + 1 < n ? (uint16_t)w[2 * j + 1] : 0;
+                    wp[(size_t)y * (size_t)np + (size_t)j] = (int32_t)(lo | hi << 16);
+                }
+        }
         if (g->h4) {
             /* Outputs in pairs; per pair and tap pair 32 bytes: (w0, w1) x 4 for the even
              * output, then for the odd one: one load feeds pmaddwd for two outputs. */
@@ -236,8 +247,9 @@ ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *pa
 typedef struct kernels {
     void (*h_u8)(const uint8_t *, const ic_rs_geom *, int16_t *);
     void (*h_s16)(const int16_t *, const ic_rs_geom *, int16_t *);
-    void (*v)(const int16_t *const *, const int16_t *, int32_t, int32_t, uint8_t *);
-    void (*v_unpremul)(const int16_t *const *, const int16_t *, int32_t, int32_t, uint8_t *);
+    void (*v)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t, uint8_t *);
+    void (*v_unpremul)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t,
+                       uint8_t *);
     void (*premul)(const uint8_t *, int32_t, int16_t *);
     void (*box_u8)(const uint8_t *, int32_t, int32_t, uint32_t *);
     void (*box_s16)(const int16_t *, int32_t, int32_t, uint32_t *);
@@ -250,12 +262,14 @@ static void h_u8_c(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
 static void h_s16_c(const int16_t *src, const ic_rs_geom *g, int16_t *dst) {
     ic_resize_h_s16_row_c(src, g->ch, &g->h, 0, g->out_w, dst);
 }
-static void v_c(const int16_t *const *rows, const int16_t *w, int32_t count, int32_t elems,
-                uint8_t *dst) {
+static void v_c(const int16_t *const *rows, const int16_t *w, const int32_t *wp, int32_t count,
+                int32_t elems, uint8_t *dst) {
+    (void)wp;
     ic_resize_v_row_c(rows, w, count, 0, elems, dst);
 }
-static void v_unpremul_c(const int16_t *const *rows, const int16_t *w, int32_t count,
-                         int32_t pixels, uint8_t *dst) {
+static void v_unpremul_c(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                         int32_t count, int32_t pixels, uint8_t *dst) {
+    (void)wp;
     ic_resize_v_unpremul_row_c(rows, w, count, 0, pixels, dst);
 }
 
@@ -347,11 +361,12 @@ static void run_band(const run_ctx *x, ic_rs_slot *slot, int32_t band) {
         for (int32_t t = 0; t < count; t++)
             slot->rows[t] = (const int16_t *)(const void *)(slot->ring + (size_t)((s + t) % R) * g->ring_stride);
         const int16_t *w = g->v.w + (size_t)y * (size_t)g->v.n;
+        const int32_t *wp = g->v.wp + (size_t)y * (size_t)((g->v.n + 1) / 2);
         uint8_t *d = x->dst + (size_t)y * x->dst_stride;
         if (g->mode == IC_RS_STRAIGHT) {
-            x->k.v_unpremul(slot->rows, w, count, g->out_w, d);
+            x->k.v_unpremul(slot->rows, w, wp, count, g->out_w, d);
         } else {
-            x->k.v(slot->rows, w, count, g->out_w * g->ch, d);
+            x->k.v(slot->rows, w, wp, count, g->out_w * g->ch, d);
             if (g->mode == IC_RS_PREMUL) ic_resize_clamp_alpha_row_c(d, 0, g->out_w);
         }
     }

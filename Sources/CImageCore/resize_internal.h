@@ -39,6 +39,8 @@ typedef struct ic_rs_axis {
     int32_t *start;    /* [out] first source sample of the window */
     int32_t *count;    /* [out] samples in the window (n for every output when `fits`) */
     int16_t *w;        /* [out * n] weights, zero-padded */
+    int32_t *wp;       /* vertical axis: [out * (n + 1) / 2] weight pairs (w[2i] | w[2i+1] << 16)
+                        * for pmaddwd, the odd last one paired with 0; NULL for horizontal */
     int32_t fits;      /* every window holds exactly n samples inside [0, in): vector H OK */
 } ic_rs_axis;
 
@@ -153,10 +155,11 @@ static inline uint8_t ic__rs_unpremul(int32_t c8, int32_t a8) {
 void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst);
 void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst);
 int ic_resize_h_avx2_supports(const ic_rs_geom *g);
-void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, int32_t count,
-                          int32_t elems, uint8_t *dst);
+void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                          int32_t count, int32_t elems, uint8_t *dst);
 void ic_resize_v_unpremul_row_avx2(const int16_t *const *rows, const int16_t *w,
-                                   int32_t count, int32_t pixels, uint8_t *dst);
+                                   const int32_t *wp, int32_t count, int32_t pixels,
+                                   uint8_t *dst);
 void ic_resize_premul_row_avx2(const uint8_t *rgba, int32_t pixels, int16_t *dst);
 void ic_resize_box_add_u8_avx2(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
 void ic_resize_box_add_s16_avx2(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);

@@ -1,58 +1,67 @@
 /* AVX2 vertical resize kernels (scalar reference: resize_v.c).
  *
  * The vertical pass does not care about channels: a row is out_w * ch int16 values. For a
- * block of 32 values it keeps four 8-lane int32 accumulators in registers and adds all the
- * window's rows into them, two rows per pmaddwd (the two rows' values interleaved with
- * unpacklo/hi, times the broadcast weight pair), so each intermediate value is loaded once
- * per output row and nothing is written until the block is final. */
+ * block of 64 values (then 16) it keeps 8 (2) int32 accumulators in registers and adds all
+ * the window's rows into them, two rows per pmaddwd: the two rows' values interleaved with
+ * unpacklo/hi times the plan's precomputed weight pair (w[t], w[t+1]) broadcast; an odd last
+ * row is paired with zeros. Each intermediate value is loaded once per output row and
+ * nothing is written until the block is final. */
 #include "resize_internal.h"
 
 #if IC_X86
 #include <immintrin.h>
 
-/* Weight pair (w[t], w[t+1]) as one 32-bit lane, or (w[t], 0) for the last odd row. */
-static inline int32_t pair_of(const int16_t *w, int32_t t, int32_t count) {
-    uint32_t lo = (uint16_t)w[t], hi = t + 1 < count ? (uint16_t)w[t + 1] : 0;
-    return (int32_t)(lo | hi << 16);
-}
-
-/* Accumulates `count` rows at element offset e into acc[0..2*blocks) (16 values per block). */
+/* acc[2b], acc[2b+1] += the rows' values [e + 16b, e + 16b + 16) times their weights, for
+ * blocks b < BLOCKS. */
 #define V_ACCUMULATE(BLOCKS)                                                                  \
-    for (int32_t t = 0; t < count; t += 2) {                                                  \
-        const __m256i wp = _mm256_set1_epi32(pair_of(w, t, count));                          \
-        const int16_t *r0 = rows[t] + e, *r1 = t + 1 < count ? rows[t + 1] + e : NULL;        \
-        for (int32_t b = 0; b < (BLOCKS); b++) {                                              \
-            __m256i a = _mm256_loadu_si256((const __m256i *)(r0 + 16 * b));                   \
-            __m256i c = r1 ? _mm256_loadu_si256((const __m256i *)(r1 + 16 * b))               \
-                           : _mm256_setzero_si256();                                          \
-            acc[2 * b] = _mm256_add_epi32(acc[2 * b], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, c), wp)); \
-            acc[2 * b + 1] = _mm256_add_epi32(acc[2 * b + 1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, c), wp)); \
+    {                                                                                         \
+        int32_t t = 0;                                                                        \
+        for (; t + 2 <= count; t += 2) {                                                      \
+            const __m256i wv = _mm256_set1_epi32(wp[t / 2]);                                  \
+            const int16_t *r0 = rows[t] + e, *r1 = rows[t + 1] + e;                           \
+            for (int32_t b = 0; b < (BLOCKS); b++) {                                          \
+                __m256i a = _mm256_loadu_si256((const __m256i *)(r0 + 16 * b));               \
+                __m256i c = _mm256_loadu_si256((const __m256i *)(r1 + 16 * b));               \
+                acc[2 * b] = _mm256_add_epi32(acc[2 * b], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, c), wv)); \
+                acc[2 * b + 1] = _mm256_add_epi32(acc[2 * b + 1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, c), wv)); \
+            }                                                                                 \
+        }                                                                                     \
+        if (t < count) { /* odd last row: pair (w, 0) with zeros */                           \
+            const __m256i wv = _mm256_set1_epi32(wp[t / 2]);                                  \
+            const int16_t *r0 = rows[t] + e;                                                  \
+            const __m256i z = _mm256_setzero_si256();                                         \
+            for (int32_t b = 0; b < (BLOCKS); b++) {                                          \
+                __m256i a = _mm256_loadu_si256((const __m256i *)(r0 + 16 * b));               \
+                acc[2 * b] = _mm256_add_epi32(acc[2 * b], _mm256_madd_epi16(_mm256_unpacklo_epi16(a, z), wv)); \
+                acc[2 * b + 1] = _mm256_add_epi32(acc[2 * b + 1], _mm256_madd_epi16(_mm256_unpackhi_epi16(a, z), wv)); \
+            }                                                                                 \
         }                                                                                     \
     }
 
+/* 32 int32 accumulators (16 values, unpacklo/hi order) -> 16 saturated bytes in order. */
 IC_TARGET_AVX2
-void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, int32_t count,
-                          int32_t elems, uint8_t *dst) {
+static inline __m128i to_u8_16(__m256i lo, __m256i hi) {
+    __m256i p = _mm256_packs_epi32(_mm256_srai_epi32(lo, IC_RS_SHIFT_V), _mm256_srai_epi32(hi, IC_RS_SHIFT_V));
+    /* unpacklo/hi split a lane's values 0-3 / 4-7; packs puts them back in order */
+    __m256i u = _mm256_permute4x64_epi64(_mm256_packus_epi16(p, p), 0xD8);
+    return _mm256_castsi256_si128(u);
+}
+
+IC_TARGET_AVX2
+void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                          int32_t count, int32_t elems, uint8_t *dst) {
     const __m256i round = _mm256_set1_epi32(1 << (IC_RS_SHIFT_V - 1));
     int32_t e = 0;
-    for (; e + 32 <= elems; e += 32) {
-        __m256i acc[4] = {round, round, round, round};
-        V_ACCUMULATE(2)
-        /* unpacklo/hi split a lane's values 0-3 / 4-7; packs puts them back in order. */
-        __m256i p0 = _mm256_packs_epi32(_mm256_srai_epi32(acc[0], IC_RS_SHIFT_V),
-                                        _mm256_srai_epi32(acc[1], IC_RS_SHIFT_V));
-        __m256i p1 = _mm256_packs_epi32(_mm256_srai_epi32(acc[2], IC_RS_SHIFT_V),
-                                        _mm256_srai_epi32(acc[3], IC_RS_SHIFT_V));
-        __m256i u = _mm256_permute4x64_epi64(_mm256_packus_epi16(p0, p1), 0xD8);
-        _mm256_storeu_si256((__m256i *)(dst + e), u);
+    for (; e + 64 <= elems; e += 64) {
+        __m256i acc[8] = {round, round, round, round, round, round, round, round};
+        V_ACCUMULATE(4)
+        for (int32_t b = 0; b < 4; b++)
+            _mm_storeu_si128((__m128i *)(dst + e + 16 * b), to_u8_16(acc[2 * b], acc[2 * b + 1]));
     }
     for (; e + 16 <= elems; e += 16) {
         __m256i acc[2] = {round, round};
         V_ACCUMULATE(1)
-        __m256i p0 = _mm256_packs_epi32(_mm256_srai_epi32(acc[0], IC_RS_SHIFT_V),
-                                        _mm256_srai_epi32(acc[1], IC_RS_SHIFT_V));
-        __m256i u = _mm256_permute4x64_epi64(_mm256_packus_epi16(p0, p0), 0xD8);
-        _mm_storeu_si128((__m128i *)(dst + e), _mm256_castsi256_si128(u));
+        _mm_storeu_si128((__m128i *)(dst + e), to_u8_16(acc[0], acc[1]));
     }
     if (e < elems) ic_resize_v_row_c(rows, w, count, e, elems, dst);
 }
@@ -75,7 +84,8 @@ static inline __m256i unpremul2(__m256i v) {
 
 IC_TARGET_AVX2
 void ic_resize_v_unpremul_row_avx2(const int16_t *const *rows, const int16_t *w,
-                                   int32_t count, int32_t pixels, uint8_t *dst) {
+                                   const int32_t *wp, int32_t count, int32_t pixels,
+                                   uint8_t *dst) {
     const __m256i round = _mm256_set1_epi32(1 << (IC_RS_SHIFT_V8 - 1));
     const int32_t elems = pixels * 4;
     int32_t e = 0;
