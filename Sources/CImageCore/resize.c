@@ -85,8 +85,9 @@ static ic_status plan_geom(const ic_resize_params *p, int32_t gi, geom_plan *gp)
     g->ky = reduce ? ic__rs_reduce_factor(g->in_h, g->out_h) : 1;
     g->red_h = (int32_t)(((int64_t)g->in_h + g->ky - 1) / g->ky);
     g->needs_s16 = g->mode == IC_RS_STRAIGHT || g->ky > 1;
+    /* Horizontal weights padded to the vector step: 8 taps (one channel, UV pairs), 4 (RGB(A)). */
     ic_status st = ic__rs_axis_shape(p->filter, g->in_w, g->out_w, g->kx, 1,
-                                     g->ch == 1 ? 8 : 4, &gp->hs);
+                                     g->ch <= 2 ? 8 : 4, &gp->hs);
     if (st != IC_OK) return st;
     st = ic__rs_axis_shape(p->filter, g->in_h, g->out_h, g->ky, 0, 1, &gp->vs);
     if (st != IC_OK) return st;
@@ -135,7 +136,8 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
         g->h.start = (int32_t *)take(c, ow * 4);
         g->h.count = (int32_t *)take(c, ow * 4);
         g->h.w = (int16_t *)take(c, ow * (uint64_t)gp[i].hs.n * 2);
-        g->h4 = g->ch == 4 ? (int16_t *)take(c, (ow / 2) * (uint64_t)gp[i].hs.n * 16) : NULL;
+        g->h4 = g->ch >= 3 ? (int16_t *)take(c, (ow / 2) * (uint64_t)gp[i].hs.n * 16) : NULL;
+        g->h2 = g->ch == 2 ? (int16_t *)take(c, (ow / 2) * (uint64_t)gp[i].hs.n * 8) : NULL;
         g->v.start = (int32_t *)take(c, oh * 4);
         g->v.count = (int32_t *)take(c, oh * 4);
         g->v.w = (int16_t *)take(c, oh * (uint64_t)gp[i].vs.n * 2);
@@ -179,6 +181,19 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
                         const int16_t *w = g->h.w + (size_t)(2 * pr + lane) * (size_t)n + 2 * j;
                         int16_t *d = g->h4 + (((size_t)pr * (size_t)tp + (size_t)j) * 2 + (size_t)lane) * 8;
                         for (int32_t r = 0; r < 4; r++) { d[2 * r] = w[0]; d[2 * r + 1] = w[1]; }
+                    }
+        }
+        if (g->h2) {
+            /* Outputs in pairs; per pair and group of 4 taps 32 bytes: (w0 w1 w0 w1 w2 w3 w2 w3)
+             * for the even output, then the odd one. */
+            const int32_t n = g->h.n, groups = n / 4;
+            for (int32_t pr = 0; pr < g->out_w / 2; pr++)
+                for (int32_t j = 0; j < groups; j++)
+                    for (int32_t lane = 0; lane < 2; lane++) {
+                        const int16_t *w = g->h.w + (size_t)(2 * pr + lane) * (size_t)n + 4 * j;
+                        int16_t *d = g->h2 + (((size_t)pr * (size_t)groups + (size_t)j) * 2 + (size_t)lane) * 8;
+                        d[0] = w[0]; d[1] = w[1]; d[2] = w[0]; d[3] = w[1];
+                        d[4] = w[2]; d[5] = w[3]; d[6] = w[2]; d[7] = w[3];
                     }
         }
         plan->geom[i] = *g;

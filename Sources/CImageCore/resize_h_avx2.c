@@ -7,8 +7,9 @@
  * pmaddwd'ed with the plan's pre-replicated (w_t, w_t+1) pairs (ic_rs_geom.h4), which gives
  * the four channel sums with no horizontal reduction at the end.
  *
- * One channel: four outputs at a time, each 16 (then 8) taps per pmaddwd straight from the
- * row, reduced with two rounds of phaddd.
+ * RGB uses the same scheme with 3-byte pixels; NV12's UV pairs one output per lane with 8
+ * taps per step (table h2). One channel: four outputs at a time, each 16 (then 8) taps per
+ * pmaddwd straight from the row, reduced with two rounds of phaddd.
  *
  * Every window holds exactly h.n samples inside the row (the plan shifts windows left at
  * the right edge; h.fits), n is a multiple of 4 (RGBA) or 8 (one channel), so the loads
@@ -20,9 +21,12 @@
 
 int ic_resize_h_avx2_supports(const ic_rs_geom *g) {
     if (!g->h.fits) return 0;
-    if (g->ch == 4) return g->h.n % 4 == 0 && g->h4 != NULL;
-    if (g->ch == 1) return g->h.n % 8 == 0;
-    return 0;
+    switch (g->ch) {
+    case 4:
+    case 3: return g->h.n % 4 == 0 && g->h4 != NULL;
+    case 2: return g->h.n % 8 == 0 && g->h2 != NULL;
+    default: return g->h.n % 8 == 0;
+    }
 }
 
 /* ---- RGBA ----------------------------------------------------------------- */
@@ -109,78 +113,183 @@ static inline void rgba_s16_quad(const int16_t *s0, const int16_t *s1, const int
 RGBA_ROW(rgba_u8_row, uint8_t, rgba_u8_quad, IC_RS_SHIFT_U8, ic_resize_h_u8_row_c)
 RGBA_ROW(rgba_s16_row, int16_t, rgba_s16_quad, IC_RS_SHIFT_P7, ic_resize_h_s16_row_c)
 
+/* ---- RGB ------------------------------------------------------------------ */
+
+/* As rgba_u8_quad with 3-byte pixels: a 128-bit load covers 4 pixels (12 bytes) and 4 bytes
+ * more, which the shuffles ignore; the caller runs it only where those 4 bytes are still
+ * inside the row. The weights are the RGBA table (pairs x 4); the 4th products are 0. */
+IC_TARGET_AVX2
+static inline void rgb_u8_quad(const uint8_t *s0, const uint8_t *s1, const uint8_t *s2,
+                               const uint8_t *s3, const __m256i *ca, const __m256i *cb,
+                               int32_t n, __m256i *a, __m256i *b) {
+    const __m256i lo = _mm256_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1,
+                                        0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
+    const __m256i hi = _mm256_setr_epi8(6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1,
+                                        6, -1, 9, -1, 7, -1, 10, -1, 8, -1, 11, -1, -1, -1, -1, -1);
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, b0 = a0, b1 = a0;
+    for (int32_t t = 0; t < n; t += 4, ca += 2, cb += 2) {
+        __m256i pa = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s0 + 3 * t))),
+            _mm_loadu_si128((const __m128i *)(s1 + 3 * t)), 1);
+        __m256i pb = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s2 + 3 * t))),
+            _mm_loadu_si128((const __m128i *)(s3 + 3 * t)), 1);
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_shuffle_epi8(pa, lo), _mm256_load_si256(ca)));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_shuffle_epi8(pa, hi), _mm256_load_si256(ca + 1)));
+        b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(_mm256_shuffle_epi8(pb, lo), _mm256_load_si256(cb)));
+        b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(_mm256_shuffle_epi8(pb, hi), _mm256_load_si256(cb + 1)));
+    }
+    *a = _mm256_add_epi32(a0, a1);
+    *b = _mm256_add_epi32(b0, b1);
+}
+
+IC_TARGET_AVX2
+static void rgb_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
+    const ic_rs_axis *h = &g->h;
+    const int32_t n = h->n, out = g->out_w, in = g->in_w;
+    const int32_t *st = h->start;
+    const __m256i round = _mm256_set1_epi32(1 << (IC_RS_SHIFT_U8 - 1));
+    const __m256i *cw = (const __m256i *)(const void *)g->h4;
+    const size_t pair_stride = (size_t)n / 2;
+    /* drop the 4th (zero) value of each output: RGB0 RGB0 -> RGBRGB per 128-bit lane */
+    const __m128i pack = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1, -1, -1, -1);
+    int32_t x = 0;
+    /* Starts grow with x: stop at the first quad whose last load would leave the row
+     * (3 * (start + n) + 4 > 3 * in, i.e. start + n + 2 > in). */
+    for (; x + 4 <= out && st[x + 3] + n + 2 <= in; x += 4) {
+        const __m256i *c = cw + (size_t)(x / 2) * pair_stride;
+        __m256i a, b;
+        rgb_u8_quad(src + (size_t)st[x] * 3, src + (size_t)st[x + 1] * 3, src + (size_t)st[x + 2] * 3,
+                    src + (size_t)st[x + 3] * 3, c, c + pair_stride, n, &a, &b);
+        a = _mm256_srai_epi32(_mm256_add_epi32(a, round), IC_RS_SHIFT_U8);
+        b = _mm256_srai_epi32(_mm256_add_epi32(b, round), IC_RS_SHIFT_U8);
+        __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8); /* x, x+1 | x+2, x+3 */
+        __m128i l0 = _mm_shuffle_epi8(_mm256_castsi256_si128(p), pack);
+        __m128i l1 = _mm_shuffle_epi8(_mm256_extracti128_si256(p, 1), pack);
+        int16_t *d = dst + 3 * x;
+        _mm_storel_epi64((__m128i *)d, l0);
+        *(int32_t *)(void *)(d + 4) = _mm_extract_epi32(l0, 2);
+        _mm_storel_epi64((__m128i *)(d + 6), l1);
+        *(int32_t *)(void *)(d + 10) = _mm_extract_epi32(l1, 2);
+    }
+    if (x < out) ic_resize_h_u8_row_c(src, 3, &g->h, x, out, dst);
+}
+
+/* ---- two channels (NV12 UV) -------------------------------------------------- */
+
+/* One output per 128-bit lane, 8 taps (16 bytes: u0 v0 u1 v1 ...) per step, shuffled to
+ * (u0 u1 v0 v1 u2 u3 v2 v3) int16 and pmaddwd'ed with the plan's h2 table
+ * (w0 w1 w0 w1 w2 w3 w2 w3 per 4 taps); the lane's (U, V, U, V) partial sums are folded at
+ * the end. Windows hold exactly n samples (n % 8 == 0): no load leaves them. */
+IC_TARGET_AVX2
+static void uv_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
+    const ic_rs_axis *h = &g->h;
+    const int32_t n = h->n, out = g->out_w;
+    const int32_t *st = h->start;
+    const __m256i lo = _mm256_setr_epi8(0, -1, 2, -1, 1, -1, 3, -1, 4, -1, 6, -1, 5, -1, 7, -1,
+                                        0, -1, 2, -1, 1, -1, 3, -1, 4, -1, 6, -1, 5, -1, 7, -1);
+    const __m256i hi = _mm256_setr_epi8(8, -1, 10, -1, 9, -1, 11, -1, 12, -1, 14, -1, 13, -1, 15, -1,
+                                        8, -1, 10, -1, 9, -1, 11, -1, 12, -1, 14, -1, 13, -1, 15, -1);
+    const __m256i round = _mm256_set1_epi32(1 << (IC_RS_SHIFT_U8 - 1));
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i *cw = (const __m256i *)(const void *)g->h2;
+    const size_t pair_stride = (size_t)n / 4; /* 32-byte blocks per output pair */
+    int32_t x = 0;
+    for (; x + 4 <= out; x += 4) {
+        const uint8_t *s0 = src + (size_t)st[x] * 2, *s1 = src + (size_t)st[x + 1] * 2;
+        const uint8_t *s2 = src + (size_t)st[x + 2] * 2, *s3 = src + (size_t)st[x + 3] * 2;
+        const __m256i *ca = cw + (size_t)(x / 2) * pair_stride, *cb = ca + pair_stride;
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0, b0 = a0, b1 = a0;
+        for (int32_t t = 0; t < n; t += 8, ca += 2, cb += 2) {
+            __m256i pa = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s0 + 2 * t))),
+                _mm_loadu_si128((const __m128i *)(s1 + 2 * t)), 1);
+            __m256i pb = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s2 + 2 * t))),
+                _mm_loadu_si128((const __m128i *)(s3 + 2 * t)), 1);
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_shuffle_epi8(pa, lo), _mm256_load_si256(ca)));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_shuffle_epi8(pa, hi), _mm256_load_si256(ca + 1)));
+            b0 = _mm256_add_epi32(b0, _mm256_madd_epi16(_mm256_shuffle_epi8(pb, lo), _mm256_load_si256(cb)));
+            b1 = _mm256_add_epi32(b1, _mm256_madd_epi16(_mm256_shuffle_epi8(pb, hi), _mm256_load_si256(cb + 1)));
+        }
+        __m256i a = _mm256_add_epi32(a0, a1), b = _mm256_add_epi32(b0, b1);
+        a = _mm256_add_epi32(a, _mm256_shuffle_epi32(a, 0x4E)); /* (U V U V) per lane */
+        b = _mm256_add_epi32(b, _mm256_shuffle_epi32(b, 0x4E));
+        __m256i c = _mm256_unpacklo_epi64(a, b);                /* x, x+2 | x+1, x+3 */
+        c = _mm256_srai_epi32(_mm256_add_epi32(c, round), IC_RS_SHIFT_U8);
+        c = _mm256_permutevar8x32_epi32(_mm256_packs_epi32(c, c), order);
+        _mm_storeu_si128((__m128i *)(dst + 2 * x), _mm256_castsi256_si128(c));
+    }
+    if (x < out) ic_resize_h_u8_row_c(src, 2, &g->h, x, out, dst);
+}
+
 /* ---- one channel ------------------------------------------------------------ */
 
-IC_TARGET_AVX2
-static inline __m256i gray_u8_one(const uint8_t *s, const int16_t *w, int32_t n) {
-    __m256i acc = _mm256_setzero_si256();
-    int32_t t = 0;
-    for (; t + 16 <= n; t += 16)
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(
-            _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(s + t))),
-            _mm256_loadu_si256((const __m256i *)(w + t))));
-    if (t < n) { /* 8 more */
-        __m128i v = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(s + t)));
-        __m128i m = _mm_madd_epi16(v, _mm_loadu_si128((const __m128i *)(w + t)));
-        acc = _mm256_add_epi32(acc, _mm256_zextsi128_si256(m));
+/* One channel: four outputs (windows s0..s3, weights w, w + n, ...) in one loop, 16 taps per
+ * pmaddwd, then 8 if n is not a multiple of 16. LOAD16 / LOAD8 turn 16 / 8 source samples
+ * into int16 (zero-extending u8, or loading int16 as is). */
+#define GRAY_QUAD(NAME, SRC_T, LOAD16, LOAD8)                                                 \
+    IC_TARGET_AVX2                                                                            \
+    static inline __m128i NAME(const SRC_T *s0, const SRC_T *s1, const SRC_T *s2,             \
+                               const SRC_T *s3, const int16_t *w, int32_t n) {                \
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;                       \
+        int32_t t = 0;                                                                        \
+        for (; t + 16 <= n; t += 16) {                                                        \
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(LOAD16(s0 + t), _mm256_loadu_si256((const __m256i *)(w + t)))); \
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(LOAD16(s1 + t), _mm256_loadu_si256((const __m256i *)(w + n + t)))); \
+            a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(LOAD16(s2 + t), _mm256_loadu_si256((const __m256i *)(w + 2 * n + t)))); \
+            a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(LOAD16(s3 + t), _mm256_loadu_si256((const __m256i *)(w + 3 * n + t)))); \
+        }                                                                                     \
+        __m128i b0 = _mm_add_epi32(_mm256_castsi256_si128(a0), _mm256_extracti128_si256(a0, 1)); \
+        __m128i b1 = _mm_add_epi32(_mm256_castsi256_si128(a1), _mm256_extracti128_si256(a1, 1)); \
+        __m128i b2 = _mm_add_epi32(_mm256_castsi256_si128(a2), _mm256_extracti128_si256(a2, 1)); \
+        __m128i b3 = _mm_add_epi32(_mm256_castsi256_si128(a3), _mm256_extracti128_si256(a3, 1)); \
+        if (t < n) { /* 8 more */                                                             \
+            b0 = _mm_add_epi32(b0, _mm_madd_epi16(LOAD8(s0 + t), _mm_loadu_si128((const __m128i *)(w + t)))); \
+            b1 = _mm_add_epi32(b1, _mm_madd_epi16(LOAD8(s1 + t), _mm_loadu_si128((const __m128i *)(w + n + t)))); \
+            b2 = _mm_add_epi32(b2, _mm_madd_epi16(LOAD8(s2 + t), _mm_loadu_si128((const __m128i *)(w + 2 * n + t)))); \
+            b3 = _mm_add_epi32(b3, _mm_madd_epi16(LOAD8(s3 + t), _mm_loadu_si128((const __m128i *)(w + 3 * n + t)))); \
+        }                                                                                     \
+        return _mm_hadd_epi32(_mm_hadd_epi32(b0, b1), _mm_hadd_epi32(b2, b3));               \
     }
-    return acc;
-}
 
-IC_TARGET_AVX2
-static inline __m256i gray_s16_one(const int16_t *s, const int16_t *w, int32_t n) {
-    __m256i acc = _mm256_setzero_si256();
-    int32_t t = 0;
-    for (; t + 16 <= n; t += 16)
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(
-            _mm256_loadu_si256((const __m256i *)(s + t)),
-            _mm256_loadu_si256((const __m256i *)(w + t))));
-    if (t < n) {
-        __m128i m = _mm_madd_epi16(_mm_loadu_si128((const __m128i *)(s + t)),
-                                   _mm_loadu_si128((const __m128i *)(w + t)));
-        acc = _mm256_add_epi32(acc, _mm256_zextsi128_si256(m));
-    }
-    return acc;
-}
+#define U8_16(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p)))
+#define U8_8(p) _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(p)))
+#define S16_16(p) _mm256_loadu_si256((const __m256i *)(p))
+#define S16_8(p) _mm_loadu_si128((const __m128i *)(p))
+GRAY_QUAD(gray_u8_quad, uint8_t, U8_16, U8_8)
+GRAY_QUAD(gray_s16_quad, int16_t, S16_16, S16_8)
 
-/* Four 8-lane sums -> one vector of the four totals. */
-IC_TARGET_AVX2
-static inline __m128i reduce4(__m256i a, __m256i b, __m256i c, __m256i d) {
-    __m128i a4 = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
-    __m128i b4 = _mm_add_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
-    __m128i c4 = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256(c, 1));
-    __m128i d4 = _mm_add_epi32(_mm256_castsi256_si128(d), _mm256_extracti128_si256(d, 1));
-    return _mm_hadd_epi32(_mm_hadd_epi32(a4, b4), _mm_hadd_epi32(c4, d4));
-}
-
-#define GRAY_ROW(NAME, SRC_T, ONE, SHIFT, SCALAR)                                             \
+#define GRAY_ROW(NAME, SRC_T, QUAD, SHIFT, SCALAR)                                            \
     IC_TARGET_AVX2                                                                            \
     static void NAME(const SRC_T *src, const ic_rs_geom *g, int16_t *dst) {                   \
         const ic_rs_axis *h = &g->h;                                                          \
         const int32_t n = h->n, out = g->out_w;                                               \
+        const int32_t *st = h->start;                                                         \
         const __m128i round = _mm_set1_epi32(1 << ((SHIFT) - 1));                            \
         int32_t x = 0;                                                                        \
         for (; x + 4 <= out; x += 4) {                                                        \
-            const int16_t *w = h->w + (size_t)x * (size_t)n;                                  \
-            __m128i s = reduce4(ONE(src + h->start[x], w, n),                                 \
-                                ONE(src + h->start[x + 1], w + n, n),                         \
-                                ONE(src + h->start[x + 2], w + 2 * n, n),                     \
-                                ONE(src + h->start[x + 3], w + 3 * n, n));                    \
+            __m128i s = QUAD(src + st[x], src + st[x + 1], src + st[x + 2], src + st[x + 3],  \
+                             h->w + (size_t)x * (size_t)n, n);                                \
             s = _mm_srai_epi32(_mm_add_epi32(s, round), SHIFT);                               \
             _mm_storel_epi64((__m128i *)(dst + x), _mm_packs_epi32(s, s));                    \
         }                                                                                     \
         if (x < out) SCALAR(src, 1, h, x, out, dst);                                          \
     }
 
-GRAY_ROW(gray_u8_row, uint8_t, gray_u8_one, IC_RS_SHIFT_U8, ic_resize_h_u8_row_c)
-GRAY_ROW(gray_s16_row, int16_t, gray_s16_one, IC_RS_SHIFT_P7, ic_resize_h_s16_row_c)
+GRAY_ROW(gray_u8_row, uint8_t, gray_u8_quad, IC_RS_SHIFT_U8, ic_resize_h_u8_row_c)
+GRAY_ROW(gray_s16_row, int16_t, gray_s16_quad, IC_RS_SHIFT_P7, ic_resize_h_s16_row_c)
 
 void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
-    if (g->ch == 4) rgba_u8_row(src, g, dst);
-    else if (g->ch == 1) gray_u8_row(src, g, dst);
-    else ic_resize_h_u8_row_c(src, g->ch, &g->h, 0, g->out_w, dst);
+    switch (g->ch) {
+    case 4: rgba_u8_row(src, g, dst); break;
+    case 3: rgb_u8_row(src, g, dst); break;
+    case 2: uv_u8_row(src, g, dst); break;
+    default: gray_u8_row(src, g, dst); break;
+    }
 }
 
+/* P7 rows of two or three channels (pre-reduced NV12 chroma or RGB) take the scalar path. */
 void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst) {
     if (g->ch == 4) rgba_s16_row(src, g, dst);
     else if (g->ch == 1) gray_s16_row(src, g, dst);

@@ -60,7 +60,8 @@ typedef struct ic_rs_geom {
     int32_t red_h;              /* rows of the pre-reduced image: ceil(in_h / ky) */
     ic_rs_mode mode;
     ic_rs_axis h, v;
-    int16_t *h4;                /* RGBA AVX2 layout of h.w (pairs of outputs), or NULL */
+    int16_t *h4;                /* RGB(A) AVX2 layout of h.w (pairs of outputs), or NULL */
+    int16_t *h2;                /* NV12 UV AVX2 layout of h.w (pairs of outputs), or NULL */
     size_t ring_stride;         /* bytes of one intermediate row (out_w * ch int16, rounded) */
     int32_t needs_s16;          /* the source goes through an int16 "P7" row first */
 } ic_rs_geom;
