@@ -128,8 +128,11 @@ struct LaplacianTests {
                 #expect(r.variance.bitPattern == first.variance.bitPattern)
                 #expect(r.std_dev.bitPattern == first.std_dev.bitPattern)
             }
-            // == the score of the int16 response image, bit for bit.
-            let fromImage = try SharpnessScore(count: w * h, sum: sum, sumOfSquares: sq)
+            // == the score of the int16 response image (written by ic_laplacian_s16), bit for bit.
+            let image = try #require(ProcessSettings.with(cpuMask: .max) { Self.s16(img, roi: nil) })
+            let (imageSum, imageSq) = Self.sums(image)
+            #expect(imageSum == sum && imageSq == sq)
+            let fromImage = try SharpnessScore(count: w * h, sum: imageSum, sumOfSquares: imageSq)
             #expect(fromImage.standardDeviation.bitPattern == first.std_dev.bitPattern)
             #expect(fromImage.variance.bitPattern == first.variance.bitPattern)
             #expect(fromImage.mean.bitPattern == first.mean.bitPattern)
