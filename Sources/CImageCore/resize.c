@@ -269,6 +269,7 @@ typedef struct kernels {
     void (*box_u8)(const uint8_t *, int32_t, int32_t, uint32_t *);
     void (*box_s16)(const int16_t *, int32_t, int32_t, uint32_t *);
     void (*box_finish)(const uint32_t *, int32_t, uint32_t, int32_t, int16_t *);
+    void (*box_rows_u8)(const uint8_t *, size_t, int32_t, int32_t, uint32_t, int16_t *);
 } kernels;
 
 static void h_u8_c(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
@@ -290,7 +291,8 @@ static void v_unpremul_c(const int16_t *const *rows, const int16_t *w, const int
 
 static kernels pick_kernels(const ic_rs_geom *g) {
     kernels k = {h_u8_c, h_s16_c, v_c, v_unpremul_c, ic_resize_premul_row_c,
-                 ic_resize_box_add_u8_c, ic_resize_box_add_s16_c, ic_resize_box_finish_c};
+                 ic_resize_box_add_u8_c, ic_resize_box_add_s16_c, ic_resize_box_finish_c,
+                 ic_resize_box_rows_u8_c};
 #if IC_X86
     if (ic_cpu_features() & IC_CPU_AVX2) {
         if (ic_resize_h_avx2_supports(g)) {
@@ -303,6 +305,7 @@ static kernels pick_kernels(const ic_rs_geom *g) {
         k.box_u8 = ic_resize_box_add_u8_avx2;
         k.box_s16 = ic_resize_box_add_s16_avx2;
         k.box_finish = ic_resize_box_finish_avx2;
+        k.box_rows_u8 = ic_resize_box_rows_u8_avx2;
     }
 #else
     (void)g;
@@ -341,6 +344,13 @@ static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *
     const int32_t y0 = r * g->ky;
     const int32_t y1 = y0 + g->ky < g->in_h ? y0 + g->ky : g->in_h;
     const int32_t elems = g->in_w * g->ch, rows = y1 - y0;
+    if (g->mode != IC_RS_STRAIGHT && rows <= IC_RS_BOX16_MAX_ROWS) {
+        /* u8 source, few rows: sums fit 16 bits; one fused pass, mean = sum * 2^24/rows >> 17 */
+        const uint32_t m = (uint32_t)((((uint64_t)1 << 24) + (uint64_t)rows / 2) / (uint64_t)rows);
+        x->k.box_rows_u8(x->src + (size_t)y0 * x->src_stride, x->src_stride, rows, elems, m, slot->s16);
+        x->k.h_s16(slot->s16, g, out);
+        return;
+    }
     for (int32_t y = y0; y < y1; y++) {
         const uint8_t *s = x->src + (size_t)y * x->src_stride;
         if (g->mode == IC_RS_STRAIGHT) {
@@ -350,7 +360,8 @@ static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *
             x->k.box_u8(s, elems, y == y0, slot->acc);
         }
     }
-    /* mean = sum / rows via a 32-bit reciprocal (exact for rows == 1 with 2^32 - 1);
+    /* General case (straight alpha's P7 sums, or more than 257 rows): 32-bit sums, then
+     * mean = sum / rows via a 32-bit reciprocal (exact for rows == 1 with 2^32 - 1);
      * u8 sums gain 7 fractional bits (shift 25), P7 sums keep theirs (shift 32). */
     const uint32_t mult = rows == 1 ? 0xFFFFFFFFu
                                     : (uint32_t)((((uint64_t)1 << 32) + (uint64_t)rows / 2) / (uint64_t)rows);

@@ -70,3 +70,12 @@ void ic_resize_box_finish_c(const uint32_t *acc, int32_t n, uint32_t mult, int32
     for (int32_t i = 0; i < n; i++)
         dst[i] = (int16_t)(((uint64_t)acc[i] * mult + round) >> shift);
 }
+
+void ic_resize_box_rows_u8_c(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                             uint32_t m, int16_t *dst) {
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t sum = 0;
+        for (int32_t r = 0; r < rows; r++) sum += src[(size_t)r * stride + (size_t)i];
+        dst[i] = (int16_t)((sum * m + 65536u) >> 17);
+    }
+}

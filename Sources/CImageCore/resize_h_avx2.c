@@ -370,4 +370,46 @@ void ic_resize_box_finish_avx2(const uint32_t *acc, int32_t n, uint32_t mult, in
     if (i < n) ic_resize_box_finish_c(acc + i, n - i, mult, shift, dst + i);
 }
 
+IC_TARGET_AVX2
+void ic_resize_box_rows_u8_avx2(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                                uint32_t m, int16_t *dst) {
+    const __m256i mv = _mm256_set1_epi32((int32_t)m), round = _mm256_set1_epi32(65536);
+    int32_t i = 0;
+    if (rows <= 128 && (rows & (rows - 1)) == 0) {
+        /* rows = 2^j: m = 2^(24-j) and (sum * 2^(24-j) + 2^16) >> 17 == sum << (7-j) exactly
+         * (the rounding term is below the 17-bit shift), with sum << (7-j) <= 32640. */
+        int32_t j = 0;
+        while ((1 << j) < rows) j++;
+        const __m128i sh = _mm_cvtsi32_si128(7 - j);
+        for (; i + 32 <= n; i += 32) {
+            __m256i a = _mm256_setzero_si256(), b = a;
+            const uint8_t *p = src + i;
+            for (int32_t r = 0; r < rows; r++, p += stride) {
+                a = _mm256_add_epi16(a, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)));
+                b = _mm256_add_epi16(b, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p + 16))));
+            }
+            _mm256_storeu_si256((__m256i *)(dst + i), _mm256_sll_epi16(a, sh));
+            _mm256_storeu_si256((__m256i *)(dst + i + 16), _mm256_sll_epi16(b, sh));
+        }
+    }
+    for (; i + 32 <= n; i += 32) {
+        __m256i a = _mm256_setzero_si256(), b = a;
+        const uint8_t *p = src + i;
+        for (int32_t r = 0; r < rows; r++, p += stride) { /* u16 sums: rows <= 257 */
+            a = _mm256_add_epi16(a, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)));
+            b = _mm256_add_epi16(b, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p + 16))));
+        }
+        __m256i s[2] = {a, b};
+        for (int k = 0; k < 2; k++) {
+            __m256i lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(s[k]));
+            __m256i hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(s[k], 1));
+            lo = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(lo, mv), round), 17);
+            hi = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(hi, mv), round), 17);
+            _mm256_storeu_si256((__m256i *)(dst + i + 16 * k),
+                                _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8));
+        }
+    }
+    if (i < n) ic_resize_box_rows_u8_c(src + i, stride, rows, n - i, m, dst + i);
+}
+
 #endif

@@ -124,6 +124,11 @@ void ic_resize_box_add_u8_c(const uint8_t *src, int32_t n, int32_t first, uint32
 void ic_resize_box_add_s16_c(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
 void ic_resize_box_finish_c(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
                             int16_t *dst);
+/* Fused block means of `rows` (<= 257) u8 rows `stride` bytes apart, n values each, as P7:
+ * (sum * m + 2^16) >> 17 with m = round(2^24 / rows); sums fit 16 bits, products 32. */
+enum { IC_RS_BOX16_MAX_ROWS = 257 };
+void ic_resize_box_rows_u8_c(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                             uint32_t m, int16_t *dst);
 
 /* Vertical: dst[e] for elements [e0, e1) of `count` rows weighted by w. */
 void ic_resize_v_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
@@ -166,6 +171,8 @@ void ic_resize_box_add_u8_avx2(const uint8_t *src, int32_t n, int32_t first, uin
 void ic_resize_box_add_s16_avx2(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
 void ic_resize_box_finish_avx2(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
                                int16_t *dst);
+void ic_resize_box_rows_u8_avx2(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                                uint32_t m, int16_t *dst);
 #endif
 
 #endif

@@ -268,7 +268,9 @@ struct ResizeTests {
     func allFilters(kindIndex: Int) {
         let kind = Self.kinds[kindIndex]
         for (i, f) in Self.filters.enumerated() {
-            for (w, h, ow, oh) in [(61, 47, 13, 9), (13, 9, 61, 47), (67, 67, 67, 67), (45, 2, 7, 1), (97, 83, 11, 19)] {
+            // (200, 61) -> (33, 10) pre-reduces by 3 x 3, (40, 257) -> (13, 25) by 1 x 5.
+            for (w, h, ow, oh) in [(61, 47, 13, 9), (13, 9, 61, 47), (67, 67, 67, 67), (45, 2, 7, 1), (97, 83, 11, 19),
+                                   (200, 61, 33, 10), (40, 257, 13, 25)] {
                 Self.check(kind, w, h, ow, oh, f, seed: UInt64(i * 1000 + w))
                 Self.check(kind, w, h, ow, oh, f, prereduce: false, seed: UInt64(i * 1000 + w + 1))
             }
