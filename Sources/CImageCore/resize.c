@@ -315,6 +315,8 @@ static kernels pick_kernels(const ic_rs_geom *g) {
 
 /* ---- the run --------------------------------------------------------------- */
 
+enum { RS_MAX_BANDS = 1024, RS_BANDS_PER_LANE = 8 };
+
 typedef struct run_ctx {
     ic_resize_plan *plan;
     const ic_rs_geom *g;
@@ -323,9 +325,9 @@ typedef struct run_ctx {
     size_t src_stride;
     uint8_t *dst;
     size_t dst_stride;
-    int32_t band_rows, bands;
-    int32_t next_band; /* atomic */
+    int32_t band_rows, bands, lanes;
     kernels k;
+    uint8_t claimed[RS_MAX_BANDS]; /* atomic flags: band taken */
 } run_ctx;
 
 /* Intermediate (horizontally filtered) row r of the pre-reduced image into `out`. */
@@ -398,16 +400,32 @@ static void run_band(const run_ctx *x, ic_rs_slot *slot, int32_t band) {
     }
 }
 
-/* One lane: the slot is the first index of the chunk (chunks are disjoint and a chunk's
- * indices run on one thread, so the slot is this thread's alone). */
+static int claim(run_ctx *x, int32_t b) {
+    return __atomic_exchange_n(&x->claimed[b], (uint8_t)1, __ATOMIC_RELAXED) == 0;
+}
+
+/* Lane L owns the bands [L*B/lanes, (L+1)*B/lanes) and runs them in order, so its ring
+ * carries over from one band to the next; a lane done with its own region takes the other
+ * regions' bands from their far end, one at a time (so a core that the shared machine slows
+ * down is helped). Owner and thieves meet where the first already-claimed band is found.
+ * The slot is the chunk's first index: chunks are disjoint and a chunk's indices run on one
+ * thread, so the slot (and its ring) is this thread's alone. */
 static void run_lane(void *ctx, int64_t begin, int64_t end) {
-    (void)end;
     run_ctx *x = (run_ctx *)ctx;
     ic_rs_slot *slot = (ic_rs_slot *)(void *)(x->plan->slot_base + (size_t)begin * x->plan->slot_bytes);
-    for (;;) {
-        int32_t b = __atomic_fetch_add(&x->next_band, 1, __ATOMIC_RELAXED);
-        if (b >= x->bands) return;
-        run_band(x, slot, b);
+    const int32_t L = x->lanes, B = x->bands;
+    for (int64_t lane = begin; lane < end; lane++) { /* > 1 lane per chunk only when serial */
+        for (int32_t b = (int32_t)(lane * B / L); b < (int32_t)((lane + 1) * B / L); b++) {
+            if (!claim(x, b)) break;
+            run_band(x, slot, b);
+        }
+    }
+    for (int32_t k = 1; k <= L; k++) {
+        const int64_t other = (begin + k) % L;
+        for (int32_t b = (int32_t)((other + 1) * B / L) - 1; b >= (int32_t)(other * B / L); b--) {
+            if (!claim(x, b)) break;
+            run_band(x, slot, b);
+        }
     }
 }
 
@@ -459,15 +477,17 @@ ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_i
         x.dst = dst->planes[plane].data;
         x.dst_stride = dst->planes[plane].stride;
         x.k = pick_kernels(x.g);
-        /* One band per lane is enough for one lane; with more, three per lane let a lane
-         * that a busy core slows be helped, at the price of a ring refill per band. */
+        /* One band for one lane; else RS_BANDS_PER_LANE per lane, so stealing can even out
+         * the lanes (a ring refill happens only where a lane's walk is not contiguous). */
         const int32_t oh = x.g->out_h;
-        int32_t bands = lanes == 1 ? 1 : lanes * 3;
+        int32_t bands = lanes == 1 ? 1 : lanes * RS_BANDS_PER_LANE;
+        if (bands > RS_MAX_BANDS) bands = RS_MAX_BANDS;
         if (bands > oh) bands = oh;
         x.band_rows = (oh + bands - 1) / bands;
         x.bands = (oh + x.band_rows - 1) / x.band_rows;
-        x.next_band = 0;
-        st = ic_parallel_for(lanes, 1, run_lane, &x);
+        x.lanes = lanes < x.bands ? lanes : x.bands;
+        memset(x.claimed, 0, sizeof x.claimed);
+        st = ic_parallel_for(x.lanes, 1, run_lane, &x);
     }
     __atomic_store_n(&plan->busy, 0, __ATOMIC_RELEASE);
     return st;
