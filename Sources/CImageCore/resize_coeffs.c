@@ -199,7 +199,7 @@ void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t
                 wt = tmp[j - ra] / sum / (double)bsize;
             }
             running += wt;
-            int64_t r = t == count - 1 ? IC_RS_ONE : (int64_t)floor(running * IC_RS_ONE + 0.5);
+            int64_t r = t == count - 1 ? IC_RS_ONE : (int64_t)floor(running * (double)IC_RS_ONE + 0.5);
             w[t] = (int16_t)(r - prev);
             prev = r;
         }
