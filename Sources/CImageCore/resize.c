@@ -260,7 +260,7 @@ ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *pa
 /* ---- kernels chosen once per call ----------------------------------------- */
 
 typedef struct kernels {
-    void (*h_u8)(const uint8_t *, const ic_rs_geom *, int16_t *);
+    void (*h_u8)(const uint8_t *, const ic_rs_geom *, int16_t *, size_t);
     void (*h_s16)(const int16_t *, const ic_rs_geom *, int16_t *);
     void (*v)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t, uint8_t *);
     void (*v_unpremul)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t,
@@ -272,7 +272,8 @@ typedef struct kernels {
     void (*box_rows_u8)(const uint8_t *, size_t, int32_t, int32_t, uint32_t, int16_t *);
 } kernels;
 
-static void h_u8_c(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
+static void h_u8_c(const uint8_t *src, const ic_rs_geom *g, int16_t *dst, size_t ahead) {
+    (void)ahead;
     ic_resize_h_u8_row_c(src, g->ch, &g->h, 0, g->out_w, dst);
 }
 static void h_s16_c(const int16_t *src, const ic_rs_geom *g, int16_t *dst) {
@@ -339,7 +340,8 @@ static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *
             x->k.premul(s, g->in_w, slot->s16);
             x->k.h_s16(slot->s16, g, out);
         } else {
-            x->k.h_u8(s, g, out);
+            /* Prefetch the next row while filtering this one: the band reads rows in order. */
+            x->k.h_u8(s, g, out, r + 1 < g->in_h ? x->src_stride : 0);
         }
         return;
     }

@@ -85,9 +85,13 @@ static inline void rgba_s16_quad(const int16_t *s0, const int16_t *s1, const int
     *b = _mm256_add_epi32(b0, b1);
 }
 
+/* The next row's line at the position of the quad's last window (see ahead). */
+#define PREFETCH_AHEAD(P)                                                                     \
+    if (ahead) _mm_prefetch((const char *)(P) + ahead, _MM_HINT_T1)
+
 #define RGBA_ROW(NAME, SRC_T, QUAD, SHIFT, SCALAR)                                            \
     IC_TARGET_AVX2                                                                            \
-    static void NAME(const SRC_T *src, const ic_rs_geom *g, int16_t *dst) {                   \
+    static void NAME(const SRC_T *src, const ic_rs_geom *g, int16_t *dst, size_t ahead) {     \
         const ic_rs_axis *h = &g->h;                                                          \
         const int32_t n = h->n, out = g->out_w;                                               \
         const int32_t *st = h->start;                                                         \
@@ -98,6 +102,7 @@ static inline void rgba_s16_quad(const int16_t *s0, const int16_t *s1, const int
         for (; x + 4 <= out; x += 4) {                                                        \
             const __m256i *c = cw + (size_t)(x / 2) * pair_stride;                            \
             __m256i a, b;                                                                     \
+            PREFETCH_AHEAD(src + (size_t)st[x + 3] * 4);                                      \
             QUAD(src + (size_t)st[x] * 4, src + (size_t)st[x + 1] * 4,                        \
                  src + (size_t)st[x + 2] * 4, src + (size_t)st[x + 3] * 4,                    \
                  c, c + pair_stride, n, &a, &b);                                              \
@@ -144,7 +149,7 @@ static inline void rgb_u8_quad(const uint8_t *s0, const uint8_t *s1, const uint8
 }
 
 IC_TARGET_AVX2
-static void rgb_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
+static void rgb_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst, size_t ahead) {
     const ic_rs_axis *h = &g->h;
     const int32_t n = h->n, out = g->out_w, in = g->in_w;
     const int32_t *st = h->start;
@@ -159,6 +164,7 @@ static void rgb_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
     for (; x + 4 <= out && st[x + 3] + n + 2 <= in; x += 4) {
         const __m256i *c = cw + (size_t)(x / 2) * pair_stride;
         __m256i a, b;
+        PREFETCH_AHEAD(src + (size_t)st[x + 3] * 3);
         rgb_u8_quad(src + (size_t)st[x] * 3, src + (size_t)st[x + 1] * 3, src + (size_t)st[x + 2] * 3,
                     src + (size_t)st[x + 3] * 3, c, c + pair_stride, n, &a, &b);
         a = _mm256_srai_epi32(_mm256_add_epi32(a, round), IC_RS_SHIFT_U8);
@@ -182,7 +188,7 @@ static void rgb_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
  * (w0 w1 w0 w1 w2 w3 w2 w3 per 4 taps); the lane's (U, V, U, V) partial sums are folded at
  * the end. Windows hold exactly n samples (n % 8 == 0): no load leaves them. */
 IC_TARGET_AVX2
-static void uv_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
+static void uv_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst, size_t ahead) {
     const ic_rs_axis *h = &g->h;
     const int32_t n = h->n, out = g->out_w;
     const int32_t *st = h->start;
@@ -200,6 +206,7 @@ static void uv_u8_row(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
         const uint8_t *s2 = src + (size_t)st[x + 2] * 2, *s3 = src + (size_t)st[x + 3] * 2;
         const __m256i *ca = cw + (size_t)(x / 2) * pair_stride, *cb = ca + pair_stride;
         __m256i a0 = _mm256_setzero_si256(), a1 = a0, b0 = a0, b1 = a0;
+        PREFETCH_AHEAD(s3);
         for (int32_t t = 0; t < n; t += 8, ca += 2, cb += 2) {
             __m256i pa = _mm256_inserti128_si256(
                 _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s0 + 2 * t))),
@@ -262,13 +269,14 @@ GRAY_QUAD(gray_s16_quad, int16_t, S16_16, S16_8)
 
 #define GRAY_ROW(NAME, SRC_T, QUAD, SHIFT, SCALAR)                                            \
     IC_TARGET_AVX2                                                                            \
-    static void NAME(const SRC_T *src, const ic_rs_geom *g, int16_t *dst) {                   \
+    static void NAME(const SRC_T *src, const ic_rs_geom *g, int16_t *dst, size_t ahead) {     \
         const ic_rs_axis *h = &g->h;                                                          \
         const int32_t n = h->n, out = g->out_w;                                               \
         const int32_t *st = h->start;                                                         \
         const __m128i round = _mm_set1_epi32(1 << ((SHIFT) - 1));                            \
         int32_t x = 0;                                                                        \
         for (; x + 4 <= out; x += 4) {                                                        \
+            if ((x & 15) == 0) PREFETCH_AHEAD(src + st[x + 3]); /* a line per 16 outputs */   \
             __m128i s = QUAD(src + st[x], src + st[x + 1], src + st[x + 2], src + st[x + 3],  \
                              h->w + (size_t)x * (size_t)n, n);                                \
             s = _mm_srai_epi32(_mm_add_epi32(s, round), SHIFT);                               \
@@ -280,19 +288,20 @@ GRAY_QUAD(gray_s16_quad, int16_t, S16_16, S16_8)
 GRAY_ROW(gray_u8_row, uint8_t, gray_u8_quad, IC_RS_SHIFT_U8, ic_resize_h_u8_row_c)
 GRAY_ROW(gray_s16_row, int16_t, gray_s16_quad, IC_RS_SHIFT_P7, ic_resize_h_s16_row_c)
 
-void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst) {
+void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst,
+                             size_t ahead) {
     switch (g->ch) {
-    case 4: rgba_u8_row(src, g, dst); break;
-    case 3: rgb_u8_row(src, g, dst); break;
-    case 2: uv_u8_row(src, g, dst); break;
-    default: gray_u8_row(src, g, dst); break;
+    case 4: rgba_u8_row(src, g, dst, ahead); break;
+    case 3: rgb_u8_row(src, g, dst, ahead); break;
+    case 2: uv_u8_row(src, g, dst, ahead); break;
+    default: gray_u8_row(src, g, dst, ahead); break;
     }
 }
 
 /* P7 rows of two or three channels (pre-reduced NV12 chroma or RGB) take the scalar path. */
 void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst) {
-    if (g->ch == 4) rgba_s16_row(src, g, dst);
-    else if (g->ch == 1) gray_s16_row(src, g, dst);
+    if (g->ch == 4) rgba_s16_row(src, g, dst, 0);
+    else if (g->ch == 1) gray_s16_row(src, g, dst, 0);
     else ic_resize_h_s16_row_c(src, g->ch, &g->h, 0, g->out_w, dst);
 }
 

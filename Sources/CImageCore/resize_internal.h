@@ -157,8 +157,11 @@ static inline uint8_t ic__rs_unpremul(int32_t c8, int32_t a8) {
 }
 
 #if IC_X86
-/* Whole-row AVX2 kernels; they finish ragged ends with the scalar ones. */
-void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst);
+/* Whole-row AVX2 kernels; they finish ragged ends with the scalar ones. The u8 one also
+ * prefetches (into L2) the source row `ahead` bytes after `src`, at the position it is
+ * reading, so the next row is in cache when it is needed (0: nothing to prefetch). */
+void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst,
+                             size_t ahead);
 void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst);
 int ic_resize_h_avx2_supports(const ic_rs_geom *g);
 void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
