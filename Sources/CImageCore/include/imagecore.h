@@ -308,5 +308,7 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 
 #include "imagecore/yuv.h"
 #include "imagecore/rotate.h"
+#include "imagecore/laplacian.h"
+#include "imagecore/resize.h"
 
 #endif /* IMAGECORE_H */

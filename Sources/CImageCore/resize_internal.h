@@ -1,0 +1,181 @@
+/* Private declarations shared by the resize files. Not installed.
+ *
+ *   resize_coeffs.c   filters, coefficient tables (14-bit, cumulative rounding)
+ *   resize.c          plan layout and the driver (bands, rings of intermediate rows)
+ *   resize_h.c        horizontal row kernels, scalar reference (+ row producers)
+ *   resize_v.c        vertical row kernels, scalar reference
+ *   resize_h_avx2.c   horizontal AVX2 kernels (RGBA and one-channel rows)
+ *   resize_v_avx2.c   vertical AVX2 kernels
+ *
+ * Number formats on the way through (all integers, so every path gives the same bits):
+ *   source     u8, or "P7": int16 with 7 fractional bits (premultiplied colour, box means)
+ *   weights    int16 with 14 fractional bits; each output's weights sum to exactly 16384
+ *   H output   int16 with 6 fractional bits ("I6"), rounded, saturated (never reached for
+ *              these filters: the largest positive weight sum is < 1.3, so |I6| < 21300)
+ *   V output   u8: (sum + 2^19) >> 20, clamped; or for straight alpha C', A' with 8
+ *              fractional bits, then un-premultiplied */
+#ifndef IMAGECORE_RESIZE_INTERNAL_H
+#define IMAGECORE_RESIZE_INTERNAL_H
+
+#include "internal.h"
+#include "imagecore/resize.h"
+
+enum {
+    IC_RS_BITS = 14,            /* coefficient precision */
+    IC_RS_ONE = 1 << IC_RS_BITS,
+    IC_RS_SHIFT_U8 = 8,         /* u8 source:  14 -> 6 fractional bits */
+    IC_RS_SHIFT_P7 = 15,        /* P7 source: 21 -> 6 fractional bits */
+    IC_RS_SHIFT_V = 20,         /* I6 x 14-bit weights: 20 fractional bits -> u8 */
+    IC_RS_SHIFT_V8 = 12,        /* ... -> 8 fractional bits (straight-alpha path) */
+    IC_RS_MAX_THREADS = 256
+};
+
+/* One axis of one plane: for each output sample, a window of source samples and weights. */
+typedef struct ic_rs_axis {
+    int32_t in;        /* samples the windows index (full resolution for H, reduced for V) */
+    int32_t out;       /* output samples */
+    int32_t n;         /* weights stored per output (padded; >= every count) */
+    int32_t max_count; /* largest count */
+    int32_t *start;    /* [out] first source sample of the window */
+    int32_t *count;    /* [out] samples in the window (n for every output when `fits`) */
+    int16_t *w;        /* [out * n] weights, zero-padded */
+    int32_t *wp;       /* vertical axis: [out * (n + 1) / 2] weight pairs (w[2i] | w[2i+1] << 16)
+                        * for pmaddwd, the odd last one paired with 0; NULL for horizontal */
+    int32_t fits;      /* every window holds exactly n samples inside [0, in): vector H OK */
+} ic_rs_axis;
+
+/* How the channels of a plane are filtered. */
+typedef enum ic_rs_mode {
+    IC_RS_DIRECT = 0,    /* independent channels (gray, RGB, YUV, opaque RGBA) */
+    IC_RS_STRAIGHT = 1,  /* RGBA straight alpha: premultiply, filter, un-premultiply */
+    IC_RS_PREMUL = 2     /* RGBA premultiplied: filter, clamp colour to alpha */
+} ic_rs_mode;
+
+/* Everything needed to resize one plane geometry (luma, or chroma shared by U and V). */
+typedef struct ic_rs_geom {
+    int32_t ch;                 /* interleaved channels: 1 (gray, Y, U, V), 2 (NV12 UV), 3, 4 */
+    int32_t in_w, in_h, out_w, out_h;
+    int32_t ky;                 /* vertical box pre-reduction (1 = none) */
+    int32_t kx;                 /* horizontal pre-reduction, folded into the H weights */
+    int32_t red_h;              /* rows of the pre-reduced image: ceil(in_h / ky) */
+    ic_rs_mode mode;
+    ic_rs_axis h, v;
+    int16_t *h4;                /* RGB(A) AVX2 layout of h.w (pairs of outputs), or NULL */
+    int16_t *h2;                /* NV12 UV AVX2 layout of h.w (pairs of outputs), or NULL */
+    size_t ring_stride;         /* bytes of one intermediate row (out_w * ch int16, rounded) */
+    int32_t needs_s16;          /* the source goes through an int16 "P7" row first */
+} ic_rs_geom;
+
+/* Per-thread scratch, at the start of each slot. */
+typedef struct ic_rs_slot {
+    int32_t plane;              /* plane whose rows the ring holds (-1: none) */
+    int32_t lo, hi;             /* ring holds reduced rows [lo, hi) */
+    uint8_t *ring;              /* R rows of ring_stride bytes */
+    const int16_t **rows;       /* R row pointers for the vertical kernel */
+    int16_t *s16;               /* one source row as P7 */
+    uint32_t *acc;              /* one source row of box sums */
+} ic_rs_slot;
+
+struct ic_resize_plan {
+    ic_resize_params params;    /* max_threads resolved */
+    int32_t geom_count;         /* 1, or 2 for YUV (luma, chroma) */
+    ic_rs_geom geom[2];
+    int32_t slots;
+    uint8_t *slot_base;         /* slots * slot_bytes */
+    size_t slot_bytes;
+    int32_t owned;              /* made by ic_resize_plan_create */
+    int32_t busy;               /* atomic: a call is running */
+};
+
+/* ---- resize_coeffs.c ---- */
+
+/* Sizes of an axis' tables before building it: window counts and padding. */
+typedef struct ic_rs_axis_shape {
+    int32_t n, max_count;
+} ic_rs_axis_shape;
+
+/* Shape of the weights of `in` -> `out` with the filter, pre-reduction factor k (the filter
+ * runs on ceil(in / k) samples of extent in / k) and, when `fold` is set, the box folded
+ * into the weights so the windows index full-resolution samples. `pad` rounds n up. */
+ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
+                            int32_t fold, int32_t pad, ic_rs_axis_shape *shape);
+
+/* Fills `axis` (arrays already pointing at memory of the shape's size). With `fit`, windows
+ * are shifted to hold exactly shape.n samples where the row allows (axis->fits). `tmp` holds
+ * at least shape.max_count + 1 doubles. */
+void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
+                       int32_t fold, int32_t fit, const ic_rs_axis_shape *shape,
+                       ic_rs_axis *axis, double *tmp);
+
+/* The pre-reduction factor for in -> out: floor(in / out / 2) when >= 2, else 1. */
+int32_t ic__rs_reduce_factor(int32_t in, int32_t out);
+
+/* ---- row kernels (resize_h.c, resize_v.c; AVX2 in *_avx2.c) ---- */
+
+/* Horizontal: dst[x * ch + c] for x in [x0, x1) from a u8 or P7 source row. */
+void ic_resize_h_u8_row_c(const uint8_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
+                          int32_t x1, int16_t *dst);
+void ic_resize_h_s16_row_c(const int16_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
+                           int32_t x1, int16_t *dst);
+
+/* Row producers for the int16 path. */
+void ic_resize_premul_row_c(const uint8_t *rgba, int32_t pixels, int16_t *dst);
+void ic_resize_box_add_u8_c(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
+void ic_resize_box_add_s16_c(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
+void ic_resize_box_finish_c(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
+                            int16_t *dst);
+/* Fused block means of `rows` (<= 257) u8 rows `stride` bytes apart, n values each, as P7:
+ * (sum * m + 2^16) >> 17 with m = round(2^24 / rows); sums fit 16 bits, products 32. */
+enum { IC_RS_BOX16_MAX_ROWS = 257 };
+void ic_resize_box_rows_u8_c(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                             uint32_t m, int16_t *dst);
+
+/* Vertical: dst[e] for elements [e0, e1) of `count` rows weighted by w. */
+void ic_resize_v_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                       int32_t e0, int32_t e1, uint8_t *dst);
+/* Straight RGBA: pixels [x0, x1), un-premultiplied. */
+void ic_resize_v_unpremul_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                                int32_t x0, int32_t x1, uint8_t *dst);
+/* Premultiplied RGBA: colour = min(colour, alpha) for pixels [x0, x1). */
+void ic_resize_clamp_alpha_row_c(uint8_t *rgba, int32_t x0, int32_t x1);
+
+/* One un-premultiplied channel from C', A' with 8 fractional bits (shared by every path):
+ * C' is clamped to [0, A'] (ringing can push either past the other, or A' past 255), then
+ * colour = min(255, trunc(C' * 255 / A' + 0.5)) in IEEE single precision: a multiply, a
+ * divide and an add, each rounded, in this order in the scalar and the SIMD code (no
+ * multiply-add pattern, so no compiler may fuse them). */
+static inline uint8_t ic__rs_unpremul(int32_t c8, int32_t a8) {
+    int32_t alpha = (a8 + 128) >> 8;
+    if (alpha <= 0) return 0;
+    if (c8 <= 0) return 0;
+    if (c8 > a8) c8 = a8;
+    float num = (float)c8 * 255.0f;
+    float q = num / (float)a8;
+    q = q + 0.5f;
+    int32_t v = (int32_t)q;
+    return (uint8_t)(v > 255 ? 255 : v);
+}
+
+#if IC_X86
+/* Whole-row AVX2 kernels; they finish ragged ends with the scalar ones. The u8 one also
+ * prefetches (into L2) the source row `ahead` bytes after `src`, at the position it is
+ * reading, so the next row is in cache when it is needed (0: nothing to prefetch). */
+void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst,
+                             size_t ahead);
+void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst);
+int ic_resize_h_avx2_supports(const ic_rs_geom *g);
+void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                          int32_t count, int32_t elems, uint8_t *dst);
+void ic_resize_v_unpremul_row_avx2(const int16_t *const *rows, const int16_t *w,
+                                   const int32_t *wp, int32_t count, int32_t pixels,
+                                   uint8_t *dst);
+void ic_resize_premul_row_avx2(const uint8_t *rgba, int32_t pixels, int16_t *dst);
+void ic_resize_box_add_u8_avx2(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
+void ic_resize_box_add_s16_avx2(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
+void ic_resize_box_finish_avx2(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
+                               int16_t *dst);
+void ic_resize_box_rows_u8_avx2(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                                uint32_t m, int16_t *dst);
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+import CImageCore
+import ImageCore
+
+/// Workloads of the Laplacian and resize kernels (issue 4, items 3 and 4).
+extension Workloads {
+    static let kernelWorkloadsResize: [Workload] = [laplacian, lanczos, triangle]
+
+    /// The fused Laplacian score (mean, variance, std-dev; the response is never written) of
+    /// the input converted to gray (in setup, outside the timing). Limit: a copy of the gray
+    /// bytes.
+    static let laplacian = Workload(name: "laplacian", summary: "fused Laplacian sharpness score of the gray image") { ctx in
+        let gray = try grayCopy(ctx.image)
+        var score: SharpnessScore? = nil
+        let timing = try ctx.time { score = try gray.laplacianScore() }
+        let g = gray.plane(0)
+        return WorkloadRun(timing: timing, pixels: gray.width * gray.height, limitBytes: g.rowBytes * g.rows,
+                           note: "std-dev \(score.map { ($0.standardDeviation * 1000).rounded() / 1000 } ?? 0)")
+    }
+
+    /// RGBA resize to 1024 wide (height keeping the aspect ratio) with a plan made outside the
+    /// timing. Limit: a copy of the source bytes.
+    static let lanczos = resize(name: "lanczos", filter: .lanczos3)
+    static let triangle = resize(name: "triangle", filter: .triangle)
+
+    static func resize(name: String, filter: ResizeFilter) -> Workload {
+        Workload(name: name, summary: "RGBA resize to 1024 wide, \(filter), reused plan") { ctx in
+            let src = ctx.image.plane(0)
+            let size = ResizeGeometry.scaled(width: ctx.image.width, height: ctx.image.height, toWidth: 1024)
+            let plan = try ResizePlan(format: ctx.image.format, alphaMode: ctx.image.alphaMode,
+                                      sourceWidth: ctx.image.width, sourceHeight: ctx.image.height,
+                                      width: size.width, height: size.height, filter: filter)
+            var dst = try PixelBuffer(width: size.width, height: size.height, format: ctx.image.format,
+                                      alphaMode: ctx.image.alphaMode)
+            let timing = try ctx.time { try plan.resize(ctx.image, into: &dst) }
+            return WorkloadRun(timing: timing, pixels: ctx.image.width * ctx.image.height,
+                               limitBytes: src.rowBytes * src.rows,
+                               note: "\(ctx.image.width)x\(ctx.image.height) -> \(size.width)x\(size.height), plan \(plan.byteCount / 1024) KiB")
+        }
+    }
+
+    /// GRAY8 from the RGBA input: (77 R + 150 G + 29 B + 128) >> 8 (setup only).
+    static func grayCopy(_ image: borrowing PixelBuffer) throws -> PixelBuffer {
+        var gray = try PixelBuffer(width: image.width, height: image.height, format: .gray8)
+        let w = image.width, h = image.height, ss = image.plane(0).stride, ds = gray.plane(0).stride
+        image.withPlane(0) { s in
+            s.withUnsafeBufferPointer { sp in
+                gray.withMutablePlane(0) { d in
+                    d.withUnsafeMutableBufferPointer { dp in
+                        for y in 0..<h {
+                            for x in 0..<w {
+                                let o = y * ss + 4 * x
+                                let r = 77 * Int(sp[o]), g = 150 * Int(sp[o + 1]), b = 29 * Int(sp[o + 2])
+                                dp[y * ds + x] = UInt8((r + g + b + 128) >> 8)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return gray
+    }
+}
