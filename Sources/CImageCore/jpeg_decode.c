@@ -14,11 +14,6 @@
 
 enum { DEFAULT_BAND_ROWS = 16, SCRATCH_ROWS = 16, MAX_ROW_POINTERS = 64 };
 
-/* Rows decoded above a crop rectangle so that the chroma upsampling of its first rows sees
- * real neighbours (jpeg_skip_scanlines does not decode the rows it skips). One iMCU row of
- * the largest sampling factor at full size, plus the upsampler's one row of context. */
-enum { CROP_TOP_CONTEXT = 2 * 16 + 2 };
-
 void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options) {
     if (options) memset(options, 0, sizeof *options);
 }
@@ -219,35 +214,35 @@ static ic_status decode_packed(j_decompress_ptr cinfo, decode_job *job) {
     int32_t skip_left = 0;
     if (p->cropped && p->width != p->out_width) {
         const int fancy = cinfo->do_fancy_upsampling;
-        const int32_t x0 = (fancy && p->x > 0) ? p->x - 1 : p->x;
-        const int32_t x1 = (fancy && p->x + p->width < p->out_width) ? p->x + p->width + 1 : p->x + p->width;
+        int32_t x0 = (fancy && p->x > 0) ? p->x - 1 : p->x;
+        int32_t x1 = (fancy && p->x + p->width < p->out_width) ? p->x + p->width + 1 : p->x + p->width;
+        if (fancy) {
+            /* libjpeg falls back to box upsampling for a component only 1 or 2 samples wide
+             * (jdsample.c), which a full decode would not do: keep >= 3 chroma samples. */
+            int ratio = 1;
+            for (int c = 0; c < cinfo->num_components; c++) {
+                const int r = cinfo->max_h_samp_factor / cinfo->comp_info[c].h_samp_factor;
+                if (r > ratio) ratio = r;
+            }
+            const int32_t min_width = 2 * ratio + 1;
+            if (x1 - x0 < min_width) x1 = x0 + min_width < p->out_width ? x0 + min_width : p->out_width;
+            if (x1 - x0 < min_width) x0 = x1 - min_width > 0 ? x1 - min_width : 0;
+        }
         JDIMENSION xoff = (JDIMENSION)x0, cw = (JDIMENSION)(x1 - x0);
         jpeg_crop_scanline(cinfo, &xoff, &cw);
         skip_left = p->x - (int32_t)xoff;
     }
-    /* Vertical crop: skip (entropy decode only) to a little above the rectangle, then decode
-     * and drop the context rows. */
-    int32_t discard = 0;
-    if (p->y > 0) {
-        const int32_t start = p->y > CROP_TOP_CONTEXT ? p->y - CROP_TOP_CONTEXT : 0;
-        if (start > 0) (void)jpeg_skip_scanlines(cinfo, (JDIMENSION)start);
-        discard = p->y - start;
-    }
+    /* Vertical crop: skip to the rectangle. libjpeg-turbo's jpeg_skip_scanlines entropy-
+     * decodes the skipped rows and decodes the iMCU row it lands in, keeping the upsampler's
+     * context rows, so the first rows match a full decode (the tests check every scale). */
+    if (p->y > 0) (void)jpeg_skip_scanlines(cinfo, (JDIMENSION)p->y);
 
     const int direct = !cmyk && skip_left == 0 && (int32_t)cinfo->output_width == p->width;
     const size_t in_channels = (size_t)cinfo->output_components;
     const size_t in_row = (size_t)cinfo->output_width * in_channels;
     uint8_t *scratch = NULL;
-    if (!direct || discard > 0)
-        scratch = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, in_row * SCRATCH_ROWS);
+    if (!direct) scratch = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, in_row * SCRATCH_ROWS);
     JSAMPROW rows[MAX_ROW_POINTERS];
-
-    while (discard > 0) {
-        const int32_t n = discard < SCRATCH_ROWS ? discard : SCRATCH_ROWS;
-        for (int32_t i = 0; i < n; i++) rows[i] = scratch + (size_t)i * in_row;
-        read_rows(cinfo, rows, n);
-        discard -= n;
-    }
 
     const size_t out_bytes = (size_t)p->width * (size_t)channels;
     int32_t r = 0;

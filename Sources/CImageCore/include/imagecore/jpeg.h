@@ -157,17 +157,18 @@ typedef enum ic_jpeg_decode_flags {
  * default limits, non-strict. ::ic_jpeg_decode_options_init gives the same values.
  *
  * Crop. The rectangle is in output coordinates, i.e. after scaling, and the decode writes
- * exactly that rectangle. For RGB/RGBA/GRAY output, libjpeg's jpeg_crop_scanline can only
- * start at an iMCU column (a multiple of 8 * max_h_samp * M/8 scaled pixels, e.g. 16 for 4:2:0
- * at full size): the codec asks for one pixel more on each side than requested (so that the
- * chroma upsampling of the edge pixels sees their real neighbours), lets libjpeg widen that to
- * iMCU boundaries, decodes the widened rows into a scratch band and copies the requested
- * columns out. Rows above the rectangle are skipped with jpeg_skip_scanlines (entropy decode
- * only; a few rows right above it are decoded for upsampling context); rows below it are not
- * decoded at all. The result is pixel-identical to the same rectangle of a full decode.
- * For I420/NV12 output libjpeg cannot crop raw data: whole iMCU rows are decoded from the top
- * down to the rectangle's last row (the rest of the file is not decoded), and the rectangle is
- * copied out. x and y must be even there (so the 4:2:0 chroma grid stays aligned).
+ * exactly that rectangle, pixel-identical to the same rectangle of a full decode.
+ * - RGB/RGBA/GRAY: libjpeg's jpeg_crop_scanline can only start at an iMCU column (a multiple
+ *   of max_h_samp * 8 * M/8 output pixels, e.g. 16 for 4:2:0 at full size). The codec asks for
+ *   one pixel more on each side than requested (so the chroma upsampling of the edge pixels
+ *   sees their real neighbours) and for at least 3 chroma samples (libjpeg switches to box
+ *   upsampling for narrower components), lets libjpeg widen the left edge to the iMCU
+ *   boundary, decodes those rows into a scratch band of 16 rows and copies the requested
+ *   columns out. Rows above the rectangle are skipped with jpeg_skip_scanlines (entropy
+ *   decoding only, plus the iMCU row it lands in); rows below it are never decoded.
+ * - I420/NV12: libjpeg cannot crop raw data. Whole iMCU rows are decoded from the top down to
+ *   the rectangle's last row (the rest of the file is not decoded) and the rectangle is copied
+ *   out of the bands. x and y must be even, so that the 4:2:0 chroma grid stays aligned.
  */
 typedef struct ic_jpeg_decode_options {
     ic_format format;        /**< Output format for ::ic_jpeg_decode_stream / ::ic_jpeg_decode_size
