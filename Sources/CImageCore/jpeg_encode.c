@@ -93,6 +93,11 @@ typedef struct enc_dest {
     size_t flushed;          /* bytes already handed to the callback */
     ic_jpeg_write_fn write;
     void *context;
+    /* Fixed buffers: libjpeg asks to empty the buffer as soon as its last byte is written, even
+     * if no byte follows, so output that fits exactly must not fail there. Further bytes go to
+     * this sink; a byte actually landing in it means the output did not fit. */
+    int spilled;
+    uint8_t sink[16];
 } enc_dest;
 
 static void dest_init(j_compress_ptr cinfo) {
@@ -106,7 +111,10 @@ static boolean dest_empty(j_compress_ptr cinfo) {
     enc_dest *d = (enc_dest *)cinfo->dest;
     switch (d->mode) {
     case DEST_FIXED:
-        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_BUFFER_TOO_SMALL, "output buffer too small");
+        if (d->spilled) ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_BUFFER_TOO_SMALL, "output buffer too small");
+        d->spilled = 1;
+        d->pub.next_output_byte = d->sink;
+        d->pub.free_in_buffer = sizeof d->sink;
         break;
     case DEST_CALLBACK: {
         ic_status st = d->write(d->context, d->buf, d->cap);
@@ -133,6 +141,8 @@ static boolean dest_empty(j_compress_ptr cinfo) {
 
 static void dest_term(j_compress_ptr cinfo) {
     enc_dest *d = (enc_dest *)cinfo->dest;
+    if (d->mode == DEST_FIXED && d->spilled && d->pub.free_in_buffer < sizeof d->sink)
+        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_BUFFER_TOO_SMALL, "output buffer too small");
     if (d->mode == DEST_CALLBACK) {
         const size_t n = d->cap - d->pub.free_in_buffer;
         if (n) {
@@ -146,7 +156,9 @@ static void dest_term(j_compress_ptr cinfo) {
 }
 
 static size_t dest_size(const enc_dest *d) {
-    return d->mode == DEST_CALLBACK ? d->flushed : d->cap - d->pub.free_in_buffer;
+    if (d->mode == DEST_CALLBACK) return d->flushed;
+    if (d->spilled) return d->cap; /* filled exactly (term checked that nothing spilled) */
+    return d->cap - d->pub.free_in_buffer;
 }
 
 /* ---- the encode ------------------------------------------------------------------------- */
