@@ -345,14 +345,15 @@ static ic_status prepare(decode_job *job, const uint8_t *data, size_t size,
 }
 
 ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
-                              int32_t *width, int32_t *height) {
+                              int32_t *width, int32_t *height, ic_jpeg_decode_result *result) {
+    if (result) memset(result, 0, sizeof *result);
     if (!width || !height) return IC_ERR_INVALID_ARGUMENT;
     decode_job job;
     ic_format f = options && options->format != IC_FORMAT_INVALID ? options->format : IC_FORMAT_RGBA8;
     ic_status st = prepare(&job, data, size, options, f);
     if (st != IC_OK) return st;
     job.size_only = 1;
-    st = run(&job, NULL);
+    st = run(&job, result);
     if (st != IC_OK) return st;
     *width = job.plan.width;
     *height = job.plan.height;

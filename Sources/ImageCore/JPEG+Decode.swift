@@ -115,7 +115,8 @@ extension JPEG {
                                    options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
         var o = try options.cValue(format: format, bytes: bytes)
         var w: Int32 = 0, h: Int32 = 0
-        try ImageError.check(ic_jpeg_decode_size(bytes.bytePointer, bytes.count, &o, &w, &h), "cannot decode this JPEG as requested")
+        var r = ic_jpeg_decode_result()
+        try ImageError.check(ic_jpeg_decode_size(bytes.bytePointer, bytes.count, &o, &w, &h, &r), DecodeReport.text(r))
         return (Int(w), Int(h))
     }
 

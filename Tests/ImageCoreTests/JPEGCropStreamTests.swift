@@ -76,7 +76,7 @@ struct JPEGCropStreamTests {
             var o = ic_jpeg_decode_options()
             o.crop_x = x; o.crop_y = y; o.crop_width = w; o.crop_height = h
             var rw: Int32 = 0, rh: Int32 = 0
-            #expect(ic_jpeg_decode_size(jpeg, jpeg.count, &o, &rw, &rh) == IC_ERR_INVALID_ARGUMENT, "\(x),\(y) \(w)x\(h)")
+            #expect(ic_jpeg_decode_size(jpeg, jpeg.count, &o, &rw, &rh, nil) == IC_ERR_INVALID_ARGUMENT, "\(x),\(y) \(w)x\(h)")
         }
         // At 1/2 the output is 20x15: a crop valid at full size is outside it.
         do { _ = try JPEG.decode(jpeg, options: .init(scale: .eighths(4), crop: .init(x: 10, y: 0, width: 20, height: 5))); Issue.record("accepted") }

@@ -195,6 +195,24 @@ struct JPEGDecodeTests {
 }
 
 extension JPEGFixtures {
-    /// A 4031 x 3023 4:2:0 photo (odd in both directions, like a cropped phone photo), made once.
-    static let largeOdd: [UInt8] = photo(width: 4031, height: 3023, subsampling: TJSAMP_420, quality: 85)
+    /// A 4031 x 3023 4:2:0 JPEG (odd in both directions, like a cropped phone photo), made once:
+    /// gradients, a hashed texture and hard edges, generated with a tight loop because the
+    /// synthetic photo is slow in debug builds at this size.
+    static let largeOdd: [UInt8] = {
+        let (w, h) = (4031, 3023)
+        var px = [UInt8](repeating: 0, count: w * h * 3)
+        px.withUnsafeMutableBufferPointer { p in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let i = (y * w + x) * 3
+                    let t = UInt32(truncatingIfNeeded: (x &* 2_654_435_761) ^ (y &* 40_503)) >> 27 // 0…31
+                    let edge = (x / 97 + y / 61) % 5 == 0 ? 60 : 0
+                    p[i] = UInt8(truncatingIfNeeded: x / 16 + Int(t) + edge)
+                    p[i + 1] = UInt8(truncatingIfNeeded: y / 12 + Int(t))
+                    p[i + 2] = UInt8(truncatingIfNeeded: (x + y) / 28 + edge)
+                }
+            }
+        }
+        return tjCompress(px, width: w, height: h, pf: TJPF_RGB, subsampling: TJSAMP_420, quality: 85)
+    }()
 }

@@ -208,10 +208,11 @@ typedef struct ic_jpeg_decode_result {
 /**
  * The size a decode with `options` will produce (the crop size if cropping, else the
  * scaled size), after checking the header, the pixel limit and the crop rectangle.
+ * @param result optional; gets the size, the orientation and, on failure, the message.
  * @return as ::ic_jpeg_decode, without decoding pixels.
  */
 ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
-                              int32_t *width, int32_t *height);
+                              int32_t *width, int32_t *height, ic_jpeg_decode_result *result);
 
 /**
  * Decodes the JPEG `data[0..size)` into `dst`, whose format (RGBA8, RGB8, GRAY8, I420 or NV12)
