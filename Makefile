@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency bench sanitize clean
+.PHONY: all deps build test swift-test cmake-test versioned-dependency bench sanitize fuzz clean
 
 all: build
 
@@ -38,5 +38,9 @@ bench: deps
 sanitize: deps
 	scripts/cmake-check.sh --sanitize
 
+## make fuzz: libFuzzer + ASan/UBSan over the JPEG decode entry points for FUZZ_SECONDS (60).
+fuzz: deps
+	fuzz/run.sh
+
 clean:
-	rm -rf .build .build-cmake .build-cmake-san
+	rm -rf .build .build-cmake .build-cmake-san .build-fuzz
