@@ -155,7 +155,10 @@ ic_status ic__jpeg_decode_yuv(j_decompress_ptr cinfo, const ic_jpeg_plan *p) {
         if (IC_COMP_DCT(&comp[c]) == dct) continue;
 #if defined(LIBJPEG_TURBO_VERSION_NUMBER)
         IC_SET_COMP_DCT(&comp[c], dct);
-        comp[c].MCU_sample_width = comp[c].MCU_width * dct;
+        /* Only single-scan (interleaved) decoding reads MCU_sample_width, and there MCU_width ==
+         * h_samp_factor. MCU_width itself is per-scan state, unset for a component whose scan
+         * never came (a truncated multi-scan file): never read it. */
+        comp[c].MCU_sample_width = comp[c].h_samp_factor * dct;
         struct ic_inverse_dct_layout *idct = (struct ic_inverse_dct_layout *)(void *)cinfo->idct;
         idct->inverse_DCT[c] = idct->inverse_DCT[0];
 #else

@@ -152,6 +152,26 @@ struct JPEGHostileTests {
         #expect((outcomes[IC_OK.rawValue] ?? 0) > 100 && (outcomes[IC_ERR_CORRUPT_DATA.rawValue] ?? 0) > 100)
     }
 
+    @Test("multi-scan files cut before a component's scan (fuzzer regression: per-scan state never set)")
+    func missingScans() throws {
+        let (w, h) = (48, 32)
+        let px = JPEGFixtures.pixels(width: w, height: h, channels: 3)
+        let jpeg = JPEGFixtures.libjpeg(.init(width: w, height: h, sampling: [(2, 2), (1, 1), (1, 1)], nonInterleaved: true), px)
+        // Complete, it decodes as TurboJPEG decodes it, at every scale and format.
+        try JPEGDecodeTests.checkAllScales(jpeg, label: "non-interleaved")
+        try JPEGYUVTests.check(jpeg, subsampling: TJSAMP_420, label: "non-interleaved")
+        // Cut anywhere (including between the scans): typed results only.
+        for n in stride(from: 0, to: jpeg.count, by: 3) {
+            let cut = Array(jpeg.prefix(n))
+            for m in [1, 3, 4, 8] {
+                for format in [IC_FORMAT_I420, IC_FORMAT_NV12, IC_FORMAT_RGBA8] {
+                    let r = JPEGFixtures.decodeGuarded(cut, format: format, options: JPEGFixtures.options(scale: m))
+                    #expect(r.status == IC_ERR_CORRUPT_DATA || (r.status == IC_OK && r.result.warnings >= 1), "cut at \(n), \(m)/8: \(r.status)")
+                }
+            }
+        }
+    }
+
     /// A JPEG whose frame header claims `width` x `height` (SOF patched), data unchanged.
     static func bomb(width: Int, height: Int, progressive: Bool) -> [UInt8] {
         var jpeg = JPEGFixtures.photo(width: 16, height: 16, progressive: progressive)

@@ -103,6 +103,8 @@ enum JPEGFixtures {
         /// nil = libjpeg's choice (written for CMYK/YCCK).
         var adobeMarker: Bool? = nil
         var jfif: Bool? = nil
+        /// Sequential, one scan per component (not interleaved): a multi-scan baseline file.
+        var nonInterleaved = false
         /// (marker code, payload) written after the headers.
         var markers: [(Int32, [UInt8])] = []
     }
@@ -132,6 +134,16 @@ enum JPEGFixtures {
             cinfo.pointee.comp_info[i].v_samp_factor = Int32(v)
         }
         if spec.progressive { jpeg_simple_progression(cinfo) }
+        let scans = UnsafeMutablePointer<jpeg_scan_info>.allocate(capacity: 4)
+        defer { scans.deallocate() }
+        if spec.nonInterleaved {
+            let n = Int(cinfo.pointee.num_components)
+            for c in 0..<n {
+                scans[c] = jpeg_scan_info(comps_in_scan: 1, component_index: (Int32(c), 0, 0, 0), Ss: 0, Se: 63, Ah: 0, Al: 0)
+            }
+            cinfo.pointee.scan_info = UnsafePointer(scans)
+            cinfo.pointee.num_scans = Int32(n)
+        }
         cinfo.pointee.restart_interval = UInt32(spec.restartInterval)
         cinfo.pointee.arith_code = spec.arithmetic ? 1 : 0
         if let adobe = spec.adobeMarker { cinfo.pointee.write_Adobe_marker = adobe ? 1 : 0 }
