@@ -126,6 +126,12 @@ extension JPEG {
         try withBytes(bytes) { raw throws(ImageError) in try decodedSize(raw, format: format, options: options) }
     }
 
+    /// ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)`` for bytes in a span.
+    public static func decodedSize(_ bytes: RawSpan, format: PixelFormat = .rgba8,
+                                   options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
+        try withBytes(bytes) { raw throws(ImageError) in try decodedSize(raw, format: format, options: options) }
+    }
+
     // MARK: decode into an existing buffer
 
     /// Decodes into `image`, whose format selects the output (RGBA8, RGB8, GRAY8, I420 or NV12)

@@ -51,10 +51,11 @@ extension JPEG {
         }
     }
 
-    /// An upper bound on the encoded size (TurboJPEG's `tjBufSize` plus the EXIF segment):
-    /// a buffer this large never fails for lack of space in practice.
+    /// An upper bound on the encoded size (TurboJPEG's `tjBufSize` plus room for the EXIF
+    /// segment, which `orientation: nil` may write from the image): a buffer this large never
+    /// fails for lack of space in practice.
     public static func encodeBound(width: Int, height: Int, options: EncodeOptions = .init()) throws(ImageError) -> Int {
-        var o = try options.cValue(imageOrientation: .up)
+        var o = try options.cValue(imageOrientation: .right) // any non-up value: count the segment
         var bound = 0
         try ImageError.check(ic_jpeg_encode_bound(Int32(clamping: width), Int32(clamping: height), &o, &bound),
                              "encode bound of \(width)x\(height)")

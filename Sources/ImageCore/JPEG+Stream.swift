@@ -101,4 +101,11 @@ extension JPEG {
                                     _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
         try withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
     }
+
+    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in a span.
+    @discardableResult
+    public static func decodeStream(_ bytes: RawSpan, format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
+                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
+        try withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
+    }
 }

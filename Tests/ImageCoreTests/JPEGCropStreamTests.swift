@@ -158,5 +158,10 @@ struct JPEGCropStreamTests {
             try JPEG.decodeStream(jpeg, format: .rgba8, options: .init(bandRows: 16)) { _ throws(ImageError) in }
         }
         #expect(usage.peakBytes == 0) // the band lives in the decoder's bounded scratch
+        // The same through a span of the bytes.
+        var rows = 0
+        try JPEG.decodeStream(jpeg.span.bytes, format: .gray8) { band throws(ImageError) in rows += band.rowCount }
+        let size = try JPEG.decodedSize(jpeg.span.bytes)
+        #expect(rows == 200 && size == (300, 200))
     }
 }
