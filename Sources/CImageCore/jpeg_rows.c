@@ -5,6 +5,8 @@
 
 #if IC_X86
 #include <immintrin.h>
+/* SSE2 is baseline on x86-64; the attribute keeps 32-bit builds compiling without -msse2. */
+#define JPEG_TARGET_SSE2 __attribute__((target("sse2")))
 #endif
 
 /* ---- U, V <-> UV ---------------------------------------------------------------- */
@@ -24,7 +26,7 @@ void ic_jpeg_deinterleave_uv_row_c(const uint8_t *uv, uint8_t *u, uint8_t *v, si
 }
 
 #if IC_X86
-IC_TARGET_SSE41 static void interleave_sse2(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n) {
+JPEG_TARGET_SSE2 static void interleave_sse2(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m128i a = _mm_loadu_si128((const __m128i *)(u + i));
@@ -48,7 +50,7 @@ IC_TARGET_AVX2 static void interleave_avx2(const uint8_t *u, const uint8_t *v, u
     interleave_sse2(u + i, v + i, uv + 2 * i, n - i);
 }
 
-IC_TARGET_SSE41 static void deinterleave_sse2(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n) {
+JPEG_TARGET_SSE2 static void deinterleave_sse2(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n) {
     size_t i = 0;
     const __m128i low = _mm_set1_epi16(0x00FF);
     for (; i + 16 <= n; i += 16) {
@@ -80,7 +82,7 @@ ic_uv_row_fn ic__jpeg_pick_interleave(void) {
 #if IC_X86
     const uint32_t f = ic_cpu_features();
     if (f & IC_CPU_AVX2) return interleave_avx2;
-    if (f & IC_CPU_SSE41) return interleave_sse2;
+    if (f & IC_CPU_SSE2) return interleave_sse2;
 #endif
     return ic_jpeg_interleave_uv_row_c;
 }
@@ -89,7 +91,7 @@ ic_uv_split_fn ic__jpeg_pick_deinterleave(void) {
 #if IC_X86
     const uint32_t f = ic_cpu_features();
     if (f & IC_CPU_AVX2) return deinterleave_avx2;
-    if (f & IC_CPU_SSE41) return deinterleave_sse2;
+    if (f & IC_CPU_SSE2) return deinterleave_sse2;
 #endif
     return ic_jpeg_deinterleave_uv_row_c;
 }

@@ -120,11 +120,13 @@ struct JPEGYUVTests {
     @Test("NV12: the vector interleave equals the scalar one; no full-size temporary")
     func nv12Paths() throws {
         let jpeg = JPEGFixtures.photo(width: 517, height: 301)
-        let (scalar, _) = ProcessSettings.with(cpuMask: 0) {
-            (JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_NV12, options: JPEGFixtures.options()).planes, 0)
+        // Scalar, SSE2 only, and everything the CPU has (AVX2 here), on a width with a tail.
+        let results = [UInt32(0), UInt32(IC_CPU_SSE2.rawValue), UInt32.max].map { mask in
+            ProcessSettings.with(cpuMask: mask) {
+                JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_NV12, options: JPEGFixtures.options()).planes
+            }
         }
-        let vector = JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_NV12, options: JPEGFixtures.options()).planes
-        #expect(scalar == vector)
+        #expect(results[0] == results[1] && results[0] == results[2])
         // The only pixel allocation of a decode into a new NV12 buffer is the buffer itself.
         let (bytes, usage) = try PixelAllocator.measure { () throws(ImageError) -> Int in
             let image = try JPEG.decode(jpeg, format: .nv12)
