@@ -38,5 +38,5 @@ cp -n "$out/seeds/"* "$out/corpus/" 2>/dev/null || true
 
 echo "fuzz: $seconds s with $cc"
 "$out/jpeg_fuzz" "$out/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/" 2>&1 | tail -25
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/" 2>&1 | tail -60
 exit "${PIPESTATUS[0]}"

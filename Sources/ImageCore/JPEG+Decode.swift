@@ -17,7 +17,8 @@ extension JPEG {
         public var strict: Bool
         /// Box chroma upsampling (TurboJPEG's `TJFLAG_FASTUPSAMPLE`) instead of the triangle filter.
         public var fastUpsampling: Bool
-        /// libjpeg's fast integer IDCT (`TJFLAG_FASTDCT`) instead of the accurate one.
+        /// libjpeg's fast integer IDCT (`TJFLAG_FASTDCT`) instead of the accurate one. I420/NV12
+        /// decodes below full size keep the accurate IDCT (all of libjpeg's scaled IDCTs are).
         public var fastDCT: Bool
         /// Progressive files with more scans than this are refused (`.tooLarge`).
         public var maxScans: Int

@@ -149,7 +149,10 @@ ic_status ic_jpeg_pick_scale(int32_t width, int32_t height, int32_t target_width
 typedef enum ic_jpeg_decode_flags {
     IC_JPEG_STRICT = 1 << 0,         /**< Treat libjpeg warnings (recoverable corruption) as errors. */
     IC_JPEG_FAST_UPSAMPLE = 1 << 1,  /**< Box chroma upsampling (TJFLAG_FASTUPSAMPLE); default: fancy (triangle). */
-    IC_JPEG_FAST_DCT = 1 << 2        /**< Fast integer IDCT (TJFLAG_FASTDCT); default: accurate (JDCT_ISLOW). */
+    IC_JPEG_FAST_DCT = 1 << 2        /**< Fast integer IDCT (TJFLAG_FASTDCT); default: accurate (JDCT_ISLOW).
+                                          I420/NV12 below full size keep the accurate IDCT: libjpeg's scaled
+                                          IDCTs are all of that kind, and TurboJPEG's own combination of the
+                                          two mixes dequantisation tables. */
 } ic_jpeg_decode_flags;
 
 /**
