@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency bench peers sanitize clean
+.PHONY: all deps build test swift-test cmake-test versioned-dependency bench peers sanitize fuzz clean
 
 all: build
 
@@ -48,5 +48,9 @@ sanitize: deps
 	scripts/cmake-check.sh --sanitize
 	$(SWIFT) test --sanitize=thread --filter Renderer
 
+## make fuzz: libFuzzer + ASan/UBSan over the JPEG decode entry points for FUZZ_SECONDS (60).
+fuzz: deps
+	fuzz/run.sh
+
 clean:
-	rm -rf .build .build-cmake .build-cmake-san
+	rm -rf .build .build-cmake .build-cmake-san .build-fuzz

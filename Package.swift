@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCoreTests",
-            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "ImageCoreSynthetic"]
+            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "ImageCoreSynthetic"]
         ),
     ]
 )

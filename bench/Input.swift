@@ -12,6 +12,7 @@ enum BenchInput {
     /// Loads `path` as RGBA8 (PNM through ImageCore; JPEG through a bare TurboJPEG decode
     /// straight into the buffer), or generates the built-in image when `path` is nil.
     static func load(path: String?) throws -> PixelBuffer {
+        CodecWorkloads.imagePath = path
         guard let path else { return try SyntheticImage.photo() }
         let head = try readAll(path: path)
         if head.count >= 2 && head[0] == 0xFF && head[1] == 0xD8 {

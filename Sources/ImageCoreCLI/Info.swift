@@ -4,7 +4,7 @@ import ImageCore
 /// `imagecore info FILE`: what a JPEG or PNM file holds, without decoding its pixels.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a JPEG's or PNM's size and format without decoding pixels.")
+        abstract: "Print what a JPEG's or PNM's header says, without decoding pixels.")
 
     @Argument(help: "A JPEG or PNM (P5/P6/P7) file.")
     var file: String
@@ -13,13 +13,22 @@ struct Info: ParsableCommand {
         switch try FileKind.detect(path: file) {
         case .jpeg:
             let bytes = try readFile(path: file)
-            let header = try JPEGHeader(bytes: bytes)
+            let info: JPEG.Info
+            do { info = try JPEG.info(bytes) } catch { throw ImageError(error.code, "\(file): \(error.detail ?? error.name)") }
             print("file: \(file)")
             print("format: jpeg")
-            print("width: \(header.width)")
-            print("height: \(header.height)")
-            print("colorspace: \(header.colorSpace)")
-            print("subsampling: \(header.subsampling.rawValue)")
+            print("width: \(info.width)")
+            print("height: \(info.height)")
+            print("components: \(info.components)")
+            print("colorspace: \(info.colorSpace)")
+            print("subsampling: \(info.subsampling.rawValue)")
+            print("progressive: \(info.isProgressive)")
+            print("arithmetic: \(info.isArithmeticCoded)")
+            print("restart interval: \(info.restartInterval)")
+            print("orientation: \(info.orientation.exifValue)")
+            print("exif: \(info.hasEXIF)")
+            print("icc profile: \(info.hasICCProfile ? "\(info.iccProfileSize) bytes" : "none")")
+            print("adobe marker: \(info.hasAdobeMarker)")
         case .pnm:
             let h = try PNM.readHeader(path: file)
             print("file: \(file)")

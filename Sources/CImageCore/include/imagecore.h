@@ -263,49 +263,11 @@ uint32_t ic_set_cpu_mask(uint32_t mask);
 /** The current feature mask (see ::ic_set_cpu_mask). */
 uint32_t ic_get_cpu_mask(void);
 
-/* ------------------------------------------------------------------------- */
-/** @name JPEG header (minimal; the codec extends it)                          */
-/* ------------------------------------------------------------------------- */
-
-/** Colour space of a JPEG file's components. */
-typedef enum ic_jpeg_colorspace {
-    IC_JPEG_CS_UNKNOWN = 0,
-    IC_JPEG_CS_GRAY = 1,
-    IC_JPEG_CS_YCBCR = 2,
-    IC_JPEG_CS_RGB = 3,
-    IC_JPEG_CS_CMYK = 4,
-    IC_JPEG_CS_YCCK = 5
-} ic_jpeg_colorspace;
-
-/** Chroma subsampling of a JPEG file. */
-typedef enum ic_jpeg_subsampling {
-    IC_JPEG_SUBSAMP_UNKNOWN = 0,
-    IC_JPEG_SUBSAMP_444 = 1,
-    IC_JPEG_SUBSAMP_422 = 2,
-    IC_JPEG_SUBSAMP_420 = 3,
-    IC_JPEG_SUBSAMP_GRAY = 4,
-    IC_JPEG_SUBSAMP_440 = 5,
-    IC_JPEG_SUBSAMP_411 = 6
-} ic_jpeg_subsampling;
-
-/** What a JPEG header says, read without decoding any pixels. */
-typedef struct ic_jpeg_header {
-    int32_t width;
-    int32_t height;
-    ic_jpeg_colorspace colorspace;
-    ic_jpeg_subsampling subsampling;
-} ic_jpeg_header;
-
-/**
- * Reads the header of the JPEG stream `data[0..size)` without decoding pixels.
- * @return IC_ERR_CORRUPT_DATA for empty, non-JPEG or unreadable headers.
- */
-ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
-
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
 
+#include "imagecore/jpeg.h"
 #include "imagecore/yuv.h"
 #include "imagecore/rotate.h"
 #include "imagecore/laplacian.h"

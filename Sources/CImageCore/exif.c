@@ -1,0 +1,81 @@
+/* EXIF: the orientation tag (0x0112) read from IFD0 of an APP1 TIFF structure in either byte
+ * order, and the minimal APP1 the encoder writes to carry one.
+ *
+ * Hostile input: every offset and count is checked against the buffer with 64-bit
+ * arithmetic before it is used, and only IFD0 is visited (the orientation of the primary
+ * image lives there), so a next-IFD pointer that loops back cannot make the parse long. */
+#include "jpeg_internal.h"
+
+#include <string.h>
+
+typedef struct tiff {
+    const uint8_t *p;
+    size_t size;
+    int big_endian;
+} tiff;
+
+static int read_u16(const tiff *t, uint64_t off, uint32_t *v) {
+    if (off > t->size || t->size - off < 2) return 0;
+    const uint8_t *b = t->p + off;
+    *v = t->big_endian ? ((uint32_t)b[0] << 8 | b[1]) : ((uint32_t)b[1] << 8 | b[0]);
+    return 1;
+}
+
+static int read_u32(const tiff *t, uint64_t off, uint32_t *v) {
+    if (off > t->size || t->size - off < 4) return 0;
+    const uint8_t *b = t->p + off;
+    *v = t->big_endian ? ((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3])
+                       : ((uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0]);
+    return 1;
+}
+
+enum { TAG_ORIENTATION = 0x0112, TYPE_SHORT = 3, TYPE_LONG = 4, ENTRY_BYTES = 12 };
+
+int32_t ic_exif_orientation(const uint8_t *data, size_t size) {
+    if (!data) return 0;
+    /* An APP1 payload starts with "Exif\0" and a pad byte (normally 0). */
+    if (size >= 6 && memcmp(data, "Exif", 5) == 0) {
+        data += 6;
+        size -= 6;
+    }
+    if (size < 8) return 0;
+    tiff t = {data, size, 0};
+    if (data[0] == 'I' && data[1] == 'I') t.big_endian = 0;
+    else if (data[0] == 'M' && data[1] == 'M') t.big_endian = 1;
+    else return 0;
+    uint32_t magic = 0, ifd0 = 0, count = 0;
+    if (!read_u16(&t, 2, &magic) || magic != 42) return 0;
+    if (!read_u32(&t, 4, &ifd0) || !read_u16(&t, ifd0, &count)) return 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t entry = (uint64_t)ifd0 + 2 + (uint64_t)i * ENTRY_BYTES;
+        uint32_t tag = 0, type = 0, n = 0, value = 0;
+        if (!read_u16(&t, entry, &tag) || !read_u16(&t, entry + 2, &type) ||
+            !read_u32(&t, entry + 4, &n))
+            return 0; /* truncated IFD */
+        if (tag != TAG_ORIENTATION) continue;
+        if (n != 1) return 0;
+        /* SHORT per the standard; a few writers use LONG. Both fit the 4-byte value field,
+         * left-justified in the file's byte order. */
+        if (type == TYPE_SHORT) { if (!read_u16(&t, entry + 8, &value)) return 0; }
+        else if (type == TYPE_LONG) { if (!read_u32(&t, entry + 8, &value)) return 0; }
+        else return 0;
+        return value >= 1 && value <= 8 ? (int32_t)value : 0;
+    }
+    return 0;
+}
+
+/* The smallest APP1 payload holding one orientation: "Exif\0\0", a big-endian TIFF header,
+ * IFD0 with the single Orientation entry, and a zero next-IFD offset. 32 bytes. */
+size_t ic__exif_orientation_app1(uint8_t out[32], int32_t orientation) {
+    static const uint8_t head[] = {
+        'E', 'x', 'i', 'f', 0, 0,          /* APP1 identifier */
+        'M', 'M', 0, 42, 0, 0, 0, 8,       /* TIFF header: big-endian, IFD0 at offset 8 */
+        0, 1,                              /* one entry */
+        0x01, 0x12, 0, TYPE_SHORT, 0, 0, 0, 1, /* Orientation, SHORT, count 1 */
+    };
+    memcpy(out, head, sizeof head);
+    uint8_t *p = out + sizeof head;
+    p[0] = 0; p[1] = (uint8_t)orientation; p[2] = 0; p[3] = 0; /* value, left-justified */
+    memset(p + 4, 0, 4);                                        /* no next IFD */
+    return sizeof head + 8;
+}

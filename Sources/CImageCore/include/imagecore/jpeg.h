@@ -1,0 +1,351 @@
+/**
+ * @file imagecore/jpeg.h
+ * @brief JPEG codec over caller-owned memory: header probe, full / scaled / cropped /
+ *        streamed decode to RGBA8, RGB8, GRAY8, I420 or NV12, and encode from the same
+ *        formats. Built on libjpeg-turbo (jpeglib.h); included by imagecore.h.
+ *
+ * Memory
+ * - Decode writes into the caller's ::ic_image. The codec never allocates pixel memory.
+ *   Its scratch is bounded by the image width, not its area: at most a few bands of
+ *   rows (see each function), plus libjpeg's own state. One exception is libjpeg's:
+ *   a progressive (or otherwise multi-scan) file needs a coefficient buffer for the whole
+ *   image (2 bytes per sample: 3 bytes per pixel for 4:2:0, 6 for 4:4:4), which
+ *   ::ic_jpeg_decode_options::max_memory can cap.
+ * - Input is a byte range in memory, read in place (no FILE*, no copy).
+ *
+ * Errors
+ * - Every entry point returns an ::ic_status and never crashes, hangs, over-reads or leaks,
+ *   whatever the input: libjpeg's error manager is routed through setjmp/longjmp and the
+ *   decompressor is destroyed on every path.
+ * - Empty, non-JPEG, corrupt and truncated input: IC_ERR_CORRUPT_DATA. Valid JPEG features
+ *   libjpeg-turbo does not decode (12-bit, lossless, ...): IC_ERR_UNSUPPORTED. A header
+ *   beyond the pixel limit: IC_ERR_TOO_LARGE, checked right after the header is read,
+ *   before anything image-sized is allocated.
+ * - libjpeg's warnings (recoverable corruption, e.g. a truncated scan that decodes as grey)
+ *   are counted and the last one kept in ::ic_jpeg_decode_result; with ::IC_JPEG_STRICT the
+ *   first warning is an error (IC_ERR_CORRUPT_DATA).
+ */
+#ifndef IMAGECORE_JPEG_H
+#define IMAGECORE_JPEG_H
+
+#include "../imagecore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/** @name Header probe                                                          */
+/* ------------------------------------------------------------------------- */
+
+/** Colour space of a JPEG file's components (libjpeg's reading of the JFIF / Adobe markers). */
+typedef enum ic_jpeg_colorspace {
+    IC_JPEG_CS_UNKNOWN = 0,
+    IC_JPEG_CS_GRAY = 1,
+    IC_JPEG_CS_YCBCR = 2,
+    IC_JPEG_CS_RGB = 3,
+    IC_JPEG_CS_CMYK = 4,
+    IC_JPEG_CS_YCCK = 5
+} ic_jpeg_colorspace;
+
+/** Chroma subsampling of a JPEG file, or the subsampling to encode with. */
+typedef enum ic_jpeg_subsampling {
+    IC_JPEG_SUBSAMP_UNKNOWN = 0,  /**< Probe: none of the below. Encode: the default (4:2:0; gray for GRAY8). */
+    IC_JPEG_SUBSAMP_444 = 1,
+    IC_JPEG_SUBSAMP_422 = 2,
+    IC_JPEG_SUBSAMP_420 = 3,
+    IC_JPEG_SUBSAMP_GRAY = 4,
+    IC_JPEG_SUBSAMP_440 = 5,
+    IC_JPEG_SUBSAMP_411 = 6
+} ic_jpeg_subsampling;
+
+/** What a JPEG file's header says, read without decoding any pixels. */
+typedef struct ic_jpeg_info {
+    int32_t width;
+    int32_t height;
+    int32_t components;              /**< 1 (gray), 3 (YCbCr / RGB) or 4 (CMYK / YCCK). */
+    ic_jpeg_colorspace colorspace;
+    ic_jpeg_subsampling subsampling;
+    int32_t progressive;             /**< 1 for a progressive (SOF2) file, else 0. */
+    int32_t arithmetic;              /**< 1 for arithmetic coding, else 0 (Huffman). */
+    int32_t restart_interval;        /**< MCUs between restart markers (DRI before the first scan); 0 = none. */
+    int32_t orientation;             /**< EXIF orientation 1..8; 1 when there is no valid tag. */
+    int32_t has_exif;                /**< 1 when an APP1 "Exif" segment is present. */
+    int32_t has_icc;                 /**< 1 when APP2 "ICC_PROFILE" chunks are present. */
+    uint32_t icc_size;               /**< Bytes of ICC profile data over all chunks (0 if none). */
+    int32_t adobe;                   /**< 1 when an Adobe APP14 segment is present (CMYK is then stored inverted). */
+} ic_jpeg_info;
+
+/**
+ * Reads a JPEG file's header (everything before the first scan) without decoding pixels.
+ * The EXIF orientation and ICC presence come from a bounds-checked walk of the marker
+ * segments; the TIFF structure inside APP1 is parsed in both byte orders and bad offsets
+ * or counts simply mean "no orientation".
+ * @return IC_ERR_CORRUPT_DATA for empty (size 0), non-JPEG or unreadable headers;
+ *         IC_ERR_UNSUPPORTED for valid files libjpeg-turbo cannot decode (e.g. 12-bit);
+ *         IC_ERR_INVALID_ARGUMENT for a null `out`, or null `data` with size > 0.
+ */
+ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out);
+
+/** The header fields of the foundation's minimal reader (kept for existing callers). */
+typedef struct ic_jpeg_header {
+    int32_t width;
+    int32_t height;
+    ic_jpeg_colorspace colorspace;
+    ic_jpeg_subsampling subsampling;
+} ic_jpeg_header;
+
+/** ::ic_jpeg_probe reduced to ::ic_jpeg_header. Same errors. */
+ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
+
+/**
+ * The EXIF orientation stored in `data`, which is an APP1 payload ("Exif\0\0" followed by a
+ * TIFF structure) or a bare TIFF structure ("II*\0" or "MM\0*"). Only IFD0 is read (that is
+ * where the tag lives), so offset loops cannot make the parse long; every offset and count is
+ * checked against `size`. Never reads outside `data[0..size)`.
+ * @return 1..8, or 0 when there is no valid orientation tag (absent, bad type, out of range,
+ *         truncated or malformed structure).
+ */
+int32_t ic_exif_orientation(const uint8_t *data, size_t size);
+
+/* ------------------------------------------------------------------------- */
+/** @name Scale selection                                                      */
+/* ------------------------------------------------------------------------- */
+
+/** Default decode pixel limit: 100 megapixels (source width x height). */
+enum { IC_JPEG_DEFAULT_MAX_PIXELS = 100000000 };
+
+/** Default limit on progressive scans (TurboJPEG's TJFLAG_LIMITSCANS uses the same value). */
+enum { IC_JPEG_DEFAULT_MAX_SCANS = 500 };
+
+/**
+ * The size of a `width` x `height` image decoded at scale `scale_num`/8:
+ * ceil(width * scale_num / 8) x ceil(height * scale_num / 8), exactly as libjpeg computes it.
+ * @param scale_num 1..8 (1/8 ... 8/8).
+ */
+ic_status ic_jpeg_scaled_size(int32_t width, int32_t height, int32_t scale_num,
+                              int32_t *scaled_width, int32_t *scaled_height);
+
+/**
+ * Picks the smallest scale M/8 (M = 1..8) whose decoded size still covers
+ * `target_width` x `target_height` multiplied by `min_residual`, or 8 if none does.
+ *
+ * `min_residual` >= 1 leaves that much reduction to a later resize: block-scaled output is
+ * slightly soft, so a thumbnailer (libvips does this) decodes at a scale at least 2x its target
+ * and lets a proper filter do the rest (`min_residual` = 2). Values below 1 (and NaN) mean 1.
+ * A target side of 0 leaves that side unconstrained (fit by the other one). Orientation is
+ * not considered: swap the target for EXIF orientations 5..8.
+ * @return IC_ERR_INVALID_ARGUMENT for a size < 1, a negative target or both targets 0.
+ */
+ic_status ic_jpeg_pick_scale(int32_t width, int32_t height, int32_t target_width,
+                             int32_t target_height, double min_residual, int32_t *scale_num);
+
+/* ------------------------------------------------------------------------- */
+/** @name Decode                                                               */
+/* ------------------------------------------------------------------------- */
+
+/** Decode flags (::ic_jpeg_decode_options::flags). The defaults mirror TurboJPEG's, so
+ *  output is pixel-identical to tjDecompress2 / tjDecompressToYUV2 with the matching flags. */
+typedef enum ic_jpeg_decode_flags {
+    IC_JPEG_STRICT = 1 << 0,         /**< Treat libjpeg warnings (recoverable corruption) as errors. */
+    IC_JPEG_FAST_UPSAMPLE = 1 << 1,  /**< Box chroma upsampling (TJFLAG_FASTUPSAMPLE); default: fancy (triangle). */
+    IC_JPEG_FAST_DCT = 1 << 2        /**< Fast integer IDCT (TJFLAG_FASTDCT); default: accurate (JDCT_ISLOW).
+                                          I420/NV12 below full size keep the accurate IDCT: libjpeg's scaled
+                                          IDCTs are all of that kind, and TurboJPEG's own combination of the
+                                          two mixes dequantisation tables. */
+} ic_jpeg_decode_flags;
+
+/**
+ * Decode options. A zeroed struct (or a NULL pointer) means: full size, no crop, the
+ * default limits, non-strict. ::ic_jpeg_decode_options_init gives the same values.
+ *
+ * Crop. The rectangle is in output coordinates, i.e. after scaling, and the decode writes
+ * exactly that rectangle, pixel-identical to the same rectangle of a full decode.
+ * - RGB/RGBA/GRAY: libjpeg's jpeg_crop_scanline can only start at an iMCU column (a multiple
+ *   of max_h_samp * 8 * M/8 output pixels, e.g. 16 for 4:2:0 at full size). The codec asks for
+ *   one pixel more on each side than requested (so the chroma upsampling of the edge pixels
+ *   sees their real neighbours) and for at least 3 chroma samples (libjpeg switches to box
+ *   upsampling for narrower components), lets libjpeg widen the left edge to the iMCU
+ *   boundary, decodes those rows into a scratch band of 16 rows and copies the requested
+ *   columns out. Rows above the rectangle are skipped with jpeg_skip_scanlines (entropy
+ *   decoding only, plus the iMCU row it lands in); rows below it are never decoded.
+ * - I420/NV12: libjpeg cannot crop raw data. Whole iMCU rows are decoded from the top down to
+ *   the rectangle's last row (the rest of the file is not decoded) and the rectangle is copied
+ *   out of the bands. x and y must be even, so that the 4:2:0 chroma grid stays aligned.
+ */
+typedef struct ic_jpeg_decode_options {
+    ic_format format;        /**< Output format for ::ic_jpeg_decode_stream / ::ic_jpeg_decode_size
+                                  (IC_FORMAT_INVALID = RGBA8). ::ic_jpeg_decode takes the destination's
+                                  format; a non-zero value here must match it. */
+    int32_t scale_num;       /**< Decode at scale_num/8, 1..8; 0 = 8 (full size). */
+    int32_t crop_x;          /**< Crop rectangle in scaled output pixels; crop_width or crop_height */
+    int32_t crop_y;          /**< 0 = no crop (then crop_x and crop_y must be 0). */
+    int32_t crop_width;
+    int32_t crop_height;
+    uint32_t flags;          /**< ::ic_jpeg_decode_flags. */
+    uint64_t max_pixels;     /**< Refuse sources with more than this many pixels (width x height,
+                                  before scaling); 0 = ::IC_JPEG_DEFAULT_MAX_PIXELS. */
+    int32_t max_scans;       /**< Refuse files with more scans than this; 0 = ::IC_JPEG_DEFAULT_MAX_SCANS. */
+    int32_t band_rows;       /**< ::ic_jpeg_decode_stream: rows per band (rounded up to even for
+                                  I420/NV12); 0 = 16. Ignored by ::ic_jpeg_decode. */
+    uint64_t max_memory;     /**< Cap on libjpeg's whole-image coefficient buffer (multi-scan files),
+                                  in bytes; exceeding it is IC_ERR_TOO_LARGE. 0 = no cap. */
+} ic_jpeg_decode_options;
+
+/** Sets `options` to the defaults (all zero). */
+void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options);
+
+/** Length of ::ic_jpeg_decode_result::message, including the terminating NUL. */
+enum { IC_JPEG_MESSAGE_LENGTH = 200 };
+
+/** What a decode reports besides its status. Every field is set on every return that got
+ *  past argument checking (zeros and "" where nothing is known). */
+typedef struct ic_jpeg_decode_result {
+    int32_t width;           /**< Output width (after scaling and cropping). */
+    int32_t height;          /**< Output height. */
+    int32_t orientation;     /**< EXIF orientation 1..8 (1 when absent). */
+    int32_t warnings;        /**< libjpeg warnings seen (recoverable corruption). */
+    char message[IC_JPEG_MESSAGE_LENGTH]; /**< The error on failure, else the last warning, else "". */
+} ic_jpeg_decode_result;
+
+/**
+ * The size a decode with `options` will produce (the crop size if cropping, else the
+ * scaled size), after checking the header, the pixel limit and the crop rectangle.
+ * @param result optional; gets the size, the orientation and, on failure, the message.
+ * @return as ::ic_jpeg_decode, without decoding pixels.
+ */
+ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+                              int32_t *width, int32_t *height, ic_jpeg_decode_result *result);
+
+/**
+ * Decodes the JPEG `data[0..size)` into `dst`, whose format (RGBA8, RGB8, GRAY8, I420 or NV12)
+ * selects the output and whose width and height must equal the decode size
+ * (::ic_jpeg_decode_size). Any strides; padding bytes are never written.
+ *
+ * - RGBA8: alpha is 255. Pixel-identical to tjDecompress2(TJPF_RGBA) at the same scale and flags;
+ *   RGB8 and GRAY8 likewise with TJPF_RGB / TJPF_GRAY.
+ * - I420 / NV12 (libjpeg raw output, no colour conversion): from a 4:2:0 file the planes are
+ *   identical to tjDecompressToYUV2's at every scale (true 4:2:0 at reduced scale, by the same
+ *   IDCT override TurboJPEG uses); NV12 holds the same samples interleaved and is produced in
+ *   row bands, never through a full-size temporary. Other subsamplings are converted to 4:2:0
+ *   from the file's own chroma samples: 4:4:4 by the rounded 2x2 mean, 4:2:2 by the vertical
+ *   pair mean, 4:4:0 by the horizontal pair mean, 4:1:1 by the vertical mean of each sample
+ *   (horizontally repeated); a pair at an odd image edge uses the edge sample twice. Gray
+ *   files give U = V = 128. RGB-, CMYK- and YCCK-coded files: IC_ERR_UNSUPPORTED.
+ * - CMYK / YCCK (4-component) files decode to RGB8/RGBA8/GRAY8: libjpeg gives CMYK (YCCK is
+ *   converted by libjpeg), then R = C*K/255, G = M*K/255, B = Y*K/255 rounded to nearest, on
+ *   the stored values when an Adobe APP14 marker is present (Adobe stores CMYK inverted, 255 =
+ *   no ink), else on 255 - the stored values. GRAY8 is then (19595 R + 38470 G + 7471 B +
+ *   32768) >> 16, libjpeg's own RGB-to-gray weights.
+ *
+ * Scratch: none for an uncropped RGB/RGBA/GRAY decode of a 3- or 1-component file (rows go
+ * straight into `dst`); otherwise bands of at most 2 iMCU rows of the (scaled) width, from
+ * libjpeg's memory pool, freed before return.
+ *
+ * @param result optional; see ::ic_jpeg_decode_result.
+ * @return IC_ERR_INVALID_ARGUMENT (bad descriptor, options, crop, or a destination larger
+ *         than the decode), IC_ERR_BUFFER_TOO_SMALL (destination smaller than the decode),
+ *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED, IC_ERR_TOO_LARGE, IC_ERR_OUT_OF_MEMORY.
+ *         On failure the destination may be partly written.
+ */
+ic_status ic_jpeg_decode(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+                         ic_image *dst, ic_jpeg_decode_result *result);
+
+/**
+ * Receives one band of decoded rows. `band` describes `band->height` rows (the last band may
+ * be shorter) of width `band->width` in the stream's format, starting at output row
+ * `first_row`; for I420/NV12 the chroma planes hold the band's ceil(height/2) chroma rows
+ * (first_row is even). The memory is the decoder's and is valid only during the call.
+ * @return 0 to continue, non-zero to stop: the decode then returns IC_ERR_CANCELLED.
+ */
+typedef int (*ic_jpeg_band_fn)(void *context, const ic_image *band, int32_t first_row);
+
+/**
+ * Decodes like ::ic_jpeg_decode but delivers the rows in bands of `options->band_rows` rows
+ * (default 16) to `fn`, top to bottom, so a consumer (a resizer, an encoder) can work while
+ * rows arrive and the full image never exists in memory. The output format is
+ * `options->format` (RGBA8 if unset). Pixels are identical to ::ic_jpeg_decode's.
+ * Scratch: one band (band_rows x the output row bytes, all planes) plus what
+ * ::ic_jpeg_decode uses, from libjpeg's memory pool.
+ */
+ic_status ic_jpeg_decode_stream(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+                                ic_jpeg_band_fn fn, void *context, ic_jpeg_decode_result *result);
+
+/* ------------------------------------------------------------------------- */
+/** @name Encode                                                               */
+/* ------------------------------------------------------------------------- */
+
+/** Encode flags (::ic_jpeg_encode_options::flags). */
+typedef enum ic_jpeg_encode_flags {
+    IC_JPEG_PROGRESSIVE = 1 << 0,     /**< Progressive (jpeg_simple_progression); implies optimised Huffman tables. */
+    IC_JPEG_OPTIMIZE = 1 << 1,        /**< Optimised Huffman tables (a second pass over the coefficients). */
+    IC_JPEG_ACCURATE_DCT = 1 << 2     /**< Accurate forward DCT. Default as TurboJPEG: accurate at quality >= 96, fast below. */
+} ic_jpeg_encode_flags;
+
+/** Encode options. A zeroed struct (or NULL) means quality 85, 4:2:0 (gray for GRAY8),
+ *  baseline, standard Huffman tables, no EXIF. */
+typedef struct ic_jpeg_encode_options {
+    int32_t quality;                 /**< 1..100; 0 = 85. libjpeg's quality scaling of the standard tables. */
+    ic_jpeg_subsampling subsampling; /**< 444, 422, 420, 440 or GRAY; UNKNOWN (0) = 420 for colour input, GRAY
+                                          for GRAY8. GRAY8 input allows only GRAY; I420/NV12 input only 420
+                                          (straight from the planes) or GRAY (the Y plane alone). */
+    uint32_t flags;                  /**< ::ic_jpeg_encode_flags. */
+    int32_t restart_interval;        /**< MCUs between restart markers; 0 = none. */
+    int32_t orientation;             /**< 1..8 writes a minimal EXIF APP1 with this orientation; 0 = no EXIF. */
+} ic_jpeg_encode_options;
+
+/** Sets `options` to the defaults (all zero). */
+void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options);
+
+/**
+ * An upper bound on the encoded size of a `width` x `height` image with `options`:
+ * TurboJPEG's tjBufSize for the subsampling plus the EXIF segment. Encoding into a buffer of
+ * this size does not fail for lack of space in practice; if it ever would, the encoder
+ * returns IC_ERR_BUFFER_TOO_SMALL rather than write past the buffer.
+ */
+ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_encode_options *options,
+                               size_t *bound);
+
+/**
+ * Encodes `src` (RGBA8, RGB8, GRAY8, I420 or NV12; any strides) into `dst[0..capacity)`,
+ * storing the byte count in `*size`. RGBA8's alpha is ignored. RGB input is converted and
+ * subsampled by libjpeg (output byte-identical to tjCompress2 with the same settings); I420
+ * planes go to libjpeg's raw-data input with no colour round trip (byte-identical to
+ * tjCompressFromYUVPlanes), and NV12 chroma is de-interleaved in bands of one iMCU row
+ * (16 rows), never into a full-size temporary. Scratch: at most one iMCU row of all planes.
+ * @return IC_ERR_BUFFER_TOO_SMALL when the output does not fit (nothing past `capacity` is
+ *         written); IC_ERR_UNSUPPORTED for a subsampling the input cannot give (see
+ *         ::ic_jpeg_encode_options::subsampling); IC_ERR_INVALID_ARGUMENT for bad arguments.
+ */
+ic_status ic_jpeg_encode(const ic_image *src, const ic_jpeg_encode_options *options, uint8_t *dst,
+                         size_t capacity, size_t *size);
+
+/**
+ * Receives encoded bytes, in order. Return IC_OK to continue; any other status stops the
+ * encode, which returns that status.
+ */
+typedef ic_status (*ic_jpeg_write_fn)(void *context, const uint8_t *data, size_t size);
+
+/**
+ * Encodes like ::ic_jpeg_encode, handing the bytes to `write` in chunks of up to 64 KiB
+ * (from a 64 KiB scratch buffer) as they are produced. `*size` (optional) gets the total.
+ */
+ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_options *options,
+                            ic_jpeg_write_fn write, void *context, size_t *size);
+
+/**
+ * Encodes like ::ic_jpeg_encode into a buffer the codec allocates with malloc and grows by
+ * doubling. On success `*out` owns `*size` bytes and the CALLER frees it with ::ic_jpeg_free
+ * (plain free() also works). On failure `*out` is NULL and nothing needs freeing.
+ */
+ic_status ic_jpeg_encode_alloc(const ic_image *src, const ic_jpeg_encode_options *options,
+                               uint8_t **out, size_t *size);
+
+/** Frees a buffer from ::ic_jpeg_encode_alloc. NULL is ignored. */
+void ic_jpeg_free(void *buffer);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* IMAGECORE_JPEG_H */

@@ -1,0 +1,387 @@
+/* JPEG decode: options, limits, scale and crop planning, and the scanline path (RGBA8,
+ * RGB8, GRAY8, including CMYK/YCCK files) into a destination image or a stream of bands.
+ * The raw YUV path is in jpeg_decode_yuv.c.
+ *
+ * The scanline path sets libjpeg up exactly as tjDecompress2 does (out_color_space, M/8
+ * scale, ISLOW IDCT and fancy upsampling unless asked otherwise) and reads rows straight into
+ * the caller's rows, so its output is TurboJPEG's, pixel for pixel, at no extra cost. Only a
+ * crop whose left edge libjpeg cannot start at, and CMYK (which libjpeg does not convert to
+ * RGB), go through a scratch band. */
+#include "jpeg_internal.h"
+
+#include <limits.h>
+#include <string.h>
+
+enum { DEFAULT_BAND_ROWS = 16, SCRATCH_ROWS = 16, MAX_ROW_POINTERS = 64 };
+
+void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options) {
+    if (options) memset(options, 0, sizeof *options);
+}
+
+ic_status ic__sink_flush(ic_jpeg_sink *s, int32_t end) {
+    if (!s->fn || end <= s->first) return IC_OK;
+    ic_image band = s->band;
+    band.height = end - s->first;
+    const int32_t first = s->first;
+    s->first = end;
+    return s->fn(s->context, &band, first) != 0 ? IC_ERR_CANCELLED : IC_OK;
+}
+
+/* ---- planning ----------------------------------------------------------------------- */
+
+typedef struct decode_job {
+    const uint8_t *data;
+    size_t size;
+    ic_jpeg_decode_options opt;     /* defaults applied */
+    ic_format format;
+    ic_jpeg_plan plan;
+    int size_only;                  /* ic_jpeg_decode_size: stop after planning */
+    const ic_image *dst;            /* ic_jpeg_decode: the destination to check */
+    ic_jpeg_band_fn fn;             /* ic_jpeg_decode_stream */
+    void *fn_context;
+    ic_jpeg_sink sink;
+} decode_job;
+
+static int is_yuv(ic_format f) { return f == IC_FORMAT_I420 || f == IC_FORMAT_NV12; }
+
+static ic_status check_options(const ic_jpeg_decode_options *o, ic_format format) {
+    if (format != IC_FORMAT_RGBA8 && format != IC_FORMAT_RGB8 && format != IC_FORMAT_GRAY8 &&
+        !is_yuv(format))
+        return IC_ERR_INVALID_ARGUMENT;
+    if (o->scale_num < 1 || o->scale_num > 8) return IC_ERR_INVALID_ARGUMENT;
+    if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT))
+        return IC_ERR_INVALID_ARGUMENT;
+    if (o->max_scans < 1 || o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION) return IC_ERR_INVALID_ARGUMENT;
+    if (o->crop_x < 0 || o->crop_y < 0 || o->crop_width < 0 || o->crop_height < 0)
+        return IC_ERR_INVALID_ARGUMENT;
+    const int crop = o->crop_width > 0 || o->crop_height > 0;
+    if (crop && (o->crop_width == 0 || o->crop_height == 0)) return IC_ERR_INVALID_ARGUMENT;
+    if (!crop && (o->crop_x != 0 || o->crop_y != 0)) return IC_ERR_INVALID_ARGUMENT;
+    if (crop && is_yuv(format) && ((o->crop_x | o->crop_y) & 1)) return IC_ERR_INVALID_ARGUMENT;
+    return IC_OK;
+}
+
+/* Copies the options with defaults filled in (NULL = all defaults). */
+static void apply_defaults(const ic_jpeg_decode_options *in, ic_jpeg_decode_options *o) {
+    if (in) *o = *in;
+    else memset(o, 0, sizeof *o);
+    if (o->scale_num == 0) o->scale_num = 8;
+    if (o->max_pixels == 0) o->max_pixels = IC_JPEG_DEFAULT_MAX_PIXELS;
+    if (o->max_scans == 0) o->max_scans = IC_JPEG_DEFAULT_MAX_SCANS;
+    if (o->band_rows == 0) o->band_rows = DEFAULT_BAND_ROWS;
+}
+
+static J_COLOR_SPACE packed_colorspace(ic_format f) {
+    switch (f) {
+    case IC_FORMAT_RGBA8: return JCS_EXT_RGBA;
+    case IC_FORMAT_RGB8: return JCS_EXT_RGB;
+    default: return JCS_GRAYSCALE;
+    }
+}
+
+static int channels_of(ic_format f) {
+    return f == IC_FORMAT_RGBA8 ? 4 : f == IC_FORMAT_RGB8 ? 3 : 1;
+}
+
+/* Reads the header, applies the limits and settings, and fixes the output rectangle. */
+static void plan_decode(j_decompress_ptr cinfo, decode_job *job) {
+    char m[IC_JPEG_MESSAGE_LENGTH];
+    (void)jpeg_read_header(cinfo, TRUE);
+    /* The limit is checked here, before jpeg_start_decompress allocates anything sized by
+     * the image. */
+    const uint64_t pixels = (uint64_t)cinfo->image_width * cinfo->image_height;
+    if (pixels > job->opt.max_pixels) {
+        snprintf(m, sizeof m, "%ux%u is %llu pixels, above the limit of %llu",
+                 (unsigned)cinfo->image_width, (unsigned)cinfo->image_height,
+                 (unsigned long long)pixels, (unsigned long long)job->opt.max_pixels);
+        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_TOO_LARGE, m);
+    }
+    if (cinfo->image_width < 1 || cinfo->image_height < 1)
+        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_CORRUPT_DATA, "empty image");
+
+    ic_jpeg_plan *p = &job->plan;
+    p->format = job->format;
+    p->scale_num = job->opt.scale_num;
+    p->flags = job->opt.flags;
+    p->subsampling = ic__jpeg_subsampling(cinfo);
+
+    if (is_yuv(job->format)) {
+        const int gray = cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE;
+        const int ycc = cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr &&
+                        p->subsampling != IC_JPEG_SUBSAMP_UNKNOWN;
+        if (!gray && !ycc)
+            ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_UNSUPPORTED,
+                          "I420/NV12 output needs a YCbCr or gray JPEG with standard sampling");
+    } else if (cinfo->num_components == 4) {
+        cinfo->out_color_space = JCS_CMYK; /* converted to RGB by us; YCCK -> CMYK by libjpeg */
+    } else {
+        cinfo->out_color_space = packed_colorspace(job->format);
+    }
+    cinfo->scale_num = (unsigned int)job->opt.scale_num;
+    cinfo->scale_denom = 8;
+    cinfo->dct_method = (job->opt.flags & IC_JPEG_FAST_DCT) ? JDCT_IFAST : JDCT_ISLOW;
+    cinfo->do_fancy_upsampling = (job->opt.flags & IC_JPEG_FAST_UPSAMPLE) ? FALSE : TRUE;
+    if (job->opt.max_memory)
+        cinfo->mem->max_memory_to_use =
+            job->opt.max_memory > (uint64_t)LONG_MAX ? LONG_MAX : (long)job->opt.max_memory;
+    jpeg_calc_output_dimensions(cinfo);
+    p->out_width = (int32_t)cinfo->output_width;
+    p->out_height = (int32_t)cinfo->output_height;
+
+    if (job->opt.crop_width > 0) {
+        const ic_jpeg_decode_options *o = &job->opt;
+        if ((int64_t)o->crop_x + o->crop_width > p->out_width ||
+            (int64_t)o->crop_y + o->crop_height > p->out_height) {
+            snprintf(m, sizeof m, "crop %d,%d %dx%d is outside the %dx%d output", (int)o->crop_x,
+                     (int)o->crop_y, (int)o->crop_width, (int)o->crop_height, (int)p->out_width,
+                     (int)p->out_height);
+            ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_INVALID_ARGUMENT, m);
+        }
+        p->x = o->crop_x;
+        p->y = o->crop_y;
+        p->width = o->crop_width;
+        p->height = o->crop_height;
+        p->cropped = p->width != p->out_width || p->height != p->out_height;
+    } else {
+        p->x = p->y = 0;
+        p->width = p->out_width;
+        p->height = p->out_height;
+        p->cropped = 0;
+    }
+}
+
+/* ---- sinks ---------------------------------------------------------------------------- */
+
+static ic_status check_destination(j_decompress_ptr cinfo, const decode_job *job) {
+    const ic_image *d = job->dst;
+    if (d->width < job->plan.width || d->height < job->plan.height) {
+        char m[IC_JPEG_MESSAGE_LENGTH];
+        snprintf(m, sizeof m, "destination %dx%d is smaller than the %dx%d decode", (int)d->width,
+                 (int)d->height, (int)job->plan.width, (int)job->plan.height);
+        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_BUFFER_TOO_SMALL, m);
+    }
+    if (d->width != job->plan.width || d->height != job->plan.height) {
+        char m[IC_JPEG_MESSAGE_LENGTH];
+        snprintf(m, sizeof m, "destination %dx%d differs from the %dx%d decode", (int)d->width,
+                 (int)d->height, (int)job->plan.width, (int)job->plan.height);
+        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_INVALID_ARGUMENT, m);
+    }
+    return IC_OK;
+}
+
+/* A band buffer for streaming: band_rows rows of every plane, from libjpeg's pool. */
+static void make_band(j_decompress_ptr cinfo, decode_job *job) {
+    const ic_format f = job->format;
+    int32_t rows = job->opt.band_rows;
+    if (is_yuv(f)) rows += rows & 1;
+    if (rows > job->plan.height) rows = job->plan.height + (is_yuv(f) ? (job->plan.height & 1) : 0);
+    ic_image *b = &job->sink.band;
+    memset(b, 0, sizeof *b);
+    b->format = f;
+    b->alpha = f == IC_FORMAT_RGBA8 ? IC_ALPHA_OPAQUE : IC_ALPHA_STRAIGHT;
+    b->width = job->plan.width;
+    b->height = rows;
+    for (int32_t p = 0; p < ic_format_plane_count(f); p++) {
+        const size_t row_bytes = ic__row_bytes(f, b->width, p);
+        const int32_t prow = p == 0 ? rows : (rows + 1) / 2;
+        b->planes[p].stride = row_bytes;
+        b->planes[p].data = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, row_bytes * (size_t)prow);
+    }
+}
+
+/* ---- the scanline path ------------------------------------------------------------------ */
+
+/* Reads `n` rows (n <= MAX_ROW_POINTERS) into rows[0..n), looping until libjpeg delivers all. */
+static void read_rows(j_decompress_ptr cinfo, JSAMPROW *rows, int32_t n) {
+    int32_t done = 0;
+    while (done < n) {
+        JDIMENSION got = jpeg_read_scanlines(cinfo, rows + done, (JDIMENSION)(n - done));
+        if (got == 0) ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_CORRUPT_DATA, "decoder made no progress");
+        done += (int32_t)got;
+    }
+}
+
+static ic_status decode_packed(j_decompress_ptr cinfo, decode_job *job) {
+    const ic_jpeg_plan *p = &job->plan;
+    ic_jpeg_sink *s = &job->sink;
+    const int cmyk = cinfo->out_color_space == JCS_CMYK;
+    const int inverted = cinfo->saw_Adobe_marker ? 1 : 0;
+    const int channels = channels_of(p->format);
+    jpeg_start_decompress(cinfo);
+
+    /* Horizontal crop: ask for one more pixel each side (upsampling context), let libjpeg
+     * widen to iMCU columns, and copy the requested columns out of the decoded rows. */
+    int32_t skip_left = 0;
+    if (p->cropped && p->width != p->out_width) {
+        const int fancy = cinfo->do_fancy_upsampling;
+        int32_t x0 = (fancy && p->x > 0) ? p->x - 1 : p->x;
+        int32_t x1 = (fancy && p->x + p->width < p->out_width) ? p->x + p->width + 1 : p->x + p->width;
+        if (fancy) {
+            /* libjpeg falls back to box upsampling for a component only 1 or 2 samples wide
+             * (jdsample.c), which a full decode would not do: keep >= 3 chroma samples. */
+            int ratio = 1;
+            for (int c = 0; c < cinfo->num_components; c++) {
+                const int r = cinfo->max_h_samp_factor / cinfo->comp_info[c].h_samp_factor;
+                if (r > ratio) ratio = r;
+            }
+            const int32_t min_width = 2 * ratio + 1;
+            if (x1 - x0 < min_width) x1 = x0 + min_width < p->out_width ? x0 + min_width : p->out_width;
+            if (x1 - x0 < min_width) x0 = x1 - min_width > 0 ? x1 - min_width : 0;
+        }
+        JDIMENSION xoff = (JDIMENSION)x0, cw = (JDIMENSION)(x1 - x0);
+        jpeg_crop_scanline(cinfo, &xoff, &cw);
+        skip_left = p->x - (int32_t)xoff;
+    }
+    /* Vertical crop: skip to the rectangle. libjpeg-turbo's jpeg_skip_scanlines entropy-
+     * decodes the skipped rows and decodes the iMCU row it lands in, keeping the upsampler's
+     * context rows, so the first rows match a full decode (the tests check every scale). */
+    if (p->y > 0) (void)jpeg_skip_scanlines(cinfo, (JDIMENSION)p->y);
+
+    const int direct = !cmyk && skip_left == 0 && (int32_t)cinfo->output_width == p->width;
+    const size_t in_channels = (size_t)cinfo->output_components;
+    const size_t in_row = (size_t)cinfo->output_width * in_channels;
+    uint8_t *scratch = NULL;
+    if (!direct) scratch = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, in_row * SCRATCH_ROWS);
+    JSAMPROW rows[MAX_ROW_POINTERS];
+
+    const size_t out_bytes = (size_t)p->width * (size_t)channels;
+    int32_t r = 0;
+    while (r < p->height) {
+        /* Rows that fit in the current band, the scratch and the row-pointer array. */
+        int32_t n = s->first + s->band.height - r;
+        if (n > p->height - r) n = p->height - r;
+        if (n > (direct ? MAX_ROW_POINTERS : SCRATCH_ROWS)) n = direct ? MAX_ROW_POINTERS : SCRATCH_ROWS;
+        for (int32_t i = 0; i < n; i++)
+            rows[i] = direct ? ic__sink_row(s, 0, r + i) : scratch + (size_t)i * in_row;
+        read_rows(cinfo, rows, n);
+        if (!direct) {
+            for (int32_t i = 0; i < n; i++) {
+                const uint8_t *src = scratch + (size_t)i * in_row + (size_t)skip_left * in_channels;
+                uint8_t *dst = ic__sink_row(s, 0, r + i);
+                if (cmyk) ic_jpeg_cmyk_row_c(src, dst, (size_t)p->width, channels, inverted);
+                else memcpy(dst, src, out_bytes);
+            }
+        }
+        r += n;
+        if (r == s->first + s->band.height || r == p->height) {
+            ic_status st = ic__sink_flush(s, r);
+            if (st != IC_OK) return st;
+        }
+    }
+    /* Reading to the end checks the trailer (and reports its warnings), as tjDecompress2
+     * does; a crop that stops early leaves the rest undecoded (the guard aborts). */
+    if (cinfo->output_scanline == cinfo->output_height) jpeg_finish_decompress(cinfo);
+    return IC_OK;
+}
+
+/* ---- entry points ------------------------------------------------------------------------ */
+
+static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
+    decode_job *job = (decode_job *)context;
+    j_decompress_ptr cinfo = &dec->cinfo;
+    plan_decode(cinfo, job);
+    if (job->size_only) return IC_OK;
+
+    ic_jpeg_sink *s = &job->sink;
+    memset(s, 0, sizeof *s);
+    s->total = job->plan.height;
+    if (job->dst) {
+        check_destination(cinfo, job);
+        s->band = *job->dst;
+    } else {
+        make_band(cinfo, job);
+        s->fn = job->fn;
+        s->context = job->fn_context;
+    }
+    job->plan.sink = s;
+    if (is_yuv(job->format)) return ic__jpeg_decode_yuv(cinfo, &job->plan);
+    return decode_packed(cinfo, job);
+}
+
+static void fill_result(ic_jpeg_decode_result *result, const decode_job *job, const ic_jpeg_decoder *dec,
+                        ic_status st) {
+    if (!result) return;
+    memset(result, 0, sizeof *result);
+    if (st == IC_OK || job->plan.width > 0) {
+        result->width = job->plan.width;
+        result->height = job->plan.height;
+    }
+    ic_jpeg_markers m;
+    ic__jpeg_scan_markers(job->data, job->size, &m);
+    result->orientation = m.orientation ? m.orientation : 1;
+    result->warnings = dec->err.warnings;
+    memcpy(result->message, dec->err.message, sizeof result->message);
+    result->message[sizeof result->message - 1] = '\0';
+}
+
+static ic_status run(decode_job *job, ic_jpeg_decode_result *result) {
+    ic_jpeg_decoder dec;
+    memset(&dec.err, 0, sizeof dec.err);
+    ic_status st;
+    if (job->size == 0 || job->size < 4 || job->data[0] != 0xFF || job->data[1] != 0xD8) {
+        st = IC_ERR_CORRUPT_DATA; /* empty or not a JPEG: no decompressor needed */
+        snprintf(dec.err.message, sizeof dec.err.message, "%s",
+                 job->size == 0 ? "empty input" : "not a JPEG (no SOI marker)");
+    } else {
+        st = ic__jpeg_guard(&dec, job->data, job->size, (job->opt.flags & IC_JPEG_STRICT) != 0,
+                            job->opt.max_scans, decode_body, job);
+    }
+    if (st != IC_OK && job->plan.width == 0) job->plan.height = 0;
+    fill_result(result, job, &dec, st);
+    if (result && st != IC_OK && result->message[0] == '\0')
+        snprintf(result->message, sizeof result->message, "%s", ic_status_string(st));
+    return st;
+}
+
+static ic_status prepare(decode_job *job, const uint8_t *data, size_t size,
+                         const ic_jpeg_decode_options *options, ic_format format) {
+    memset(job, 0, sizeof *job);
+    if (!data && size) return IC_ERR_INVALID_ARGUMENT;
+    job->data = data;
+    job->size = size;
+    apply_defaults(options, &job->opt);
+    job->format = format;
+    return check_options(&job->opt, format);
+}
+
+ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+                              int32_t *width, int32_t *height, ic_jpeg_decode_result *result) {
+    if (result) memset(result, 0, sizeof *result);
+    if (!width || !height) return IC_ERR_INVALID_ARGUMENT;
+    decode_job job;
+    ic_format f = options && options->format != IC_FORMAT_INVALID ? options->format : IC_FORMAT_RGBA8;
+    ic_status st = prepare(&job, data, size, options, f);
+    if (st != IC_OK) return st;
+    job.size_only = 1;
+    st = run(&job, result);
+    if (st != IC_OK) return st;
+    *width = job.plan.width;
+    *height = job.plan.height;
+    return IC_OK;
+}
+
+ic_status ic_jpeg_decode(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+                         ic_image *dst, ic_jpeg_decode_result *result) {
+    if (result) memset(result, 0, sizeof *result);
+    ic_status st = ic_image_validate(dst);
+    if (st != IC_OK) return st;
+    if (options && options->format != IC_FORMAT_INVALID && options->format != dst->format)
+        return IC_ERR_INVALID_ARGUMENT;
+    decode_job job;
+    if ((st = prepare(&job, data, size, options, dst->format)) != IC_OK) return st;
+    job.dst = dst;
+    return run(&job, result);
+}
+
+ic_status ic_jpeg_decode_stream(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+                                ic_jpeg_band_fn fn, void *context, ic_jpeg_decode_result *result) {
+    if (result) memset(result, 0, sizeof *result);
+    if (!fn) return IC_ERR_INVALID_ARGUMENT;
+    decode_job job;
+    ic_format f = options && options->format != IC_FORMAT_INVALID ? options->format : IC_FORMAT_RGBA8;
+    ic_status st = prepare(&job, data, size, options, f);
+    if (st != IC_OK) return st;
+    job.fn = fn;
+    job.fn_context = context;
+    return run(&job, result);
+}

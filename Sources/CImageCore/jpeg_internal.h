@@ -1,0 +1,145 @@
+/* Private pieces of the JPEG codec shared by jpeg_*.c and exif.c. Not installed. */
+#ifndef IMAGECORE_JPEG_INTERNAL_H
+#define IMAGECORE_JPEG_INTERNAL_H
+
+#include "internal.h"
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdio.h> /* jpeglib.h needs FILE and size_t first */
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+/* ---- error manager (jpeg_source.c) ---------------------------------------------
+ * libjpeg reports fatal errors through error_exit, which must not return: ours records a
+ * status and the formatted message and longjmps back to the setjmp in ic__jpeg_guard.
+ * Warnings (emit_message with level -1) are counted; in strict mode the first one jumps
+ * out as IC_ERR_CORRUPT_DATA. */
+typedef struct ic_jpeg_error {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    ic_status status;     /* why we jumped */
+    int strict;
+    int32_t warnings;
+    int32_t max_scans;    /* decoder: refuse more input scans than this (progress monitor) */
+    char message[IC_JPEG_MESSAGE_LENGTH];
+} ic_jpeg_error;
+
+/* Installs the error manager into `common` (cinfo->err) and resets the counters. */
+IC_INTERNAL void ic__jpeg_error_init(ic_jpeg_error *err, int strict);
+
+/* Raises a fatal error of our own (status + message) through the same longjmp. */
+IC_INTERNAL void ic__jpeg_fail(j_common_ptr cinfo, ic_status status, const char *message);
+
+/* ---- memory source (jpeg_source.c) ---------------------------------------------
+ * Reads the caller's bytes in place. Past the end it supplies a fake EOI marker and a
+ * JWRN_JPEG_EOF warning, as libjpeg's own sources do, so truncated files end cleanly. */
+typedef struct ic_jpeg_source {
+    struct jpeg_source_mgr pub;
+    const uint8_t *data;
+    size_t size;
+} ic_jpeg_source;
+
+IC_INTERNAL void ic__jpeg_source_init(j_decompress_ptr cinfo, ic_jpeg_source *src,
+                                      const uint8_t *data, size_t size);
+
+/* ---- decompressor lifetime (jpeg_source.c) -------------------------------------- */
+
+typedef struct ic_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    ic_jpeg_error err;
+    ic_jpeg_source src;
+    struct jpeg_progress_mgr progress;
+    int created;
+} ic_jpeg_decoder;
+
+/* Work done under the error manager: returns a status; libjpeg errors jump out of it. */
+typedef ic_status (*ic_jpeg_body_fn)(ic_jpeg_decoder *dec, void *context);
+
+/* Creates the decompressor over data[0..size), runs `body` under setjmp, and destroys the
+ * decompressor on every path (normal return, error status, longjmp). All state the body
+ * needs after an error lives in `dec` or `context`, never in the guard's locals, so no
+ * local is read after longjmp (no volatile needed). */
+IC_INTERNAL ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
+                                     int strict, int32_t max_scans, ic_jpeg_body_fn body,
+                                     void *context);
+
+/* Scratch from libjpeg's image pool (freed by jpeg_destroy on every path). */
+IC_INTERNAL void *ic__jpeg_scratch(j_common_ptr cinfo, size_t bytes);
+
+/* ---- marker walk (jpeg_probe.c) ------------------------------------------------- */
+
+typedef struct ic_jpeg_markers {
+    int32_t orientation;  /* 0 = none */
+    int32_t has_exif;
+    int32_t has_icc;
+    uint32_t icc_size;
+    int32_t adobe;
+} ic_jpeg_markers;
+
+/* Walks the marker segments from SOI to the first SOS (bounds-checked, never past size). */
+IC_INTERNAL void ic__jpeg_scan_markers(const uint8_t *data, size_t size, ic_jpeg_markers *out);
+
+/* Our reading of the sampling factors (after jpeg_read_header). */
+IC_INTERNAL ic_jpeg_subsampling ic__jpeg_subsampling(j_decompress_ptr cinfo);
+IC_INTERNAL ic_jpeg_colorspace ic__jpeg_colorspace(J_COLOR_SPACE cs);
+
+/* ---- EXIF (exif.c) -------------------------------------------------------------- */
+
+/* Writes the minimal APP1 payload carrying `orientation` (1..8); returns its length (32). */
+IC_INTERNAL size_t ic__exif_orientation_app1(uint8_t out[32], int32_t orientation);
+
+/* ---- row kernels (jpeg_rows.c) ---------------------------------------------------
+ * Scalar references beside the fast paths; tests compare them through the public API with
+ * the CPU mask at 0 and at its default. */
+IC_INTERNAL void ic_jpeg_interleave_uv_row_c(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
+IC_INTERNAL void ic_jpeg_deinterleave_uv_row_c(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);
+typedef void (*ic_uv_row_fn)(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
+typedef void (*ic_uv_split_fn)(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);
+IC_INTERNAL ic_uv_row_fn ic__jpeg_pick_interleave(void);
+IC_INTERNAL ic_uv_split_fn ic__jpeg_pick_deinterleave(void);
+
+/* CMYK (libjpeg's JCS_CMYK output) to RGB8 / RGBA8 / GRAY8; `inverted` = Adobe storage. */
+IC_INTERNAL void ic_jpeg_cmyk_row_c(const uint8_t *cmyk, uint8_t *dst, size_t n, int channels,
+                                    int inverted);
+
+/* ---- decode (jpeg_decode.c, jpeg_decode_yuv.c) ------------------------------------ */
+
+/* Where decoded rows go: the destination image (one band as tall as the output), or a band
+ * buffer handed to a callback each time it fills. Rows are in output (crop) coordinates;
+ * `first` is the output row held by the band's row 0 (even for YUV formats). */
+typedef struct ic_jpeg_sink {
+    ic_image band;        /* planes to write; band.height = rows the band holds */
+    int32_t first;
+    int32_t total;        /* output rows in all */
+    ic_jpeg_band_fn fn;   /* NULL: writing straight into the destination */
+    void *context;
+} ic_jpeg_sink;
+
+/* Row r of plane p (luma rows for p = 0, chroma rows for YUV planes 1 and 2). */
+static inline uint8_t *ic__sink_row(const ic_jpeg_sink *s, int32_t plane, int32_t r) {
+    const int32_t first = plane == 0 ? s->first : s->first / 2;
+    return s->band.planes[plane].data + (size_t)(r - first) * s->band.planes[plane].stride;
+}
+
+/* Hands the band's rows [first, end) to the callback (if any) and starts the next band.
+ * Returns IC_ERR_CANCELLED when the callback asks to stop. */
+IC_INTERNAL ic_status ic__sink_flush(ic_jpeg_sink *s, int32_t end);
+
+/* A decode request after the header has been read and checked. */
+typedef struct ic_jpeg_plan {
+    ic_format format;
+    int32_t scale_num;
+    uint32_t flags;
+    int32_t out_width, out_height;   /* scaled size */
+    int32_t x, y, width, height;     /* the rectangle written (the whole scaled image if no crop) */
+    int cropped;
+    ic_jpeg_subsampling subsampling;
+    ic_jpeg_sink *sink;
+} ic_jpeg_plan;
+
+/* Raw (I420 / NV12) decode of a planned request; libjpeg's header has been read. */
+IC_INTERNAL ic_status ic__jpeg_decode_yuv(j_decompress_ptr cinfo, const ic_jpeg_plan *plan);
+
+#endif

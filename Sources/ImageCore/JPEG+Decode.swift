@@ -1,0 +1,199 @@
+import CImageCore
+
+extension JPEG {
+    /// How to decode: scale, crop, limits and libjpeg's speed/accuracy switches. The defaults
+    /// mirror TurboJPEG's, so output is pixel-identical to `tjDecompress2` /
+    /// `tjDecompressToYUV2`.
+    public struct DecodeOptions: Sendable, Hashable {
+        /// Full size, n/8, or the smallest n/8 that covers a target size.
+        public var scale: Scale
+        /// A rectangle of the (scaled) output to decode; `nil` decodes everything. For I420 and
+        /// NV12, x and y must be even. Rows below the rectangle are never decoded.
+        public var crop: Rect?
+        /// Sources with more pixels than this (width × height before scaling) are refused with
+        /// `.tooLarge` right after the header is read, before anything image-sized is allocated.
+        public var maxPixels: Int
+        /// Treat libjpeg's warnings (recoverable corruption such as a truncated scan) as errors.
+        public var strict: Bool
+        /// Box chroma upsampling (TurboJPEG's `TJFLAG_FASTUPSAMPLE`) instead of the triangle filter.
+        public var fastUpsampling: Bool
+        /// libjpeg's fast integer IDCT (`TJFLAG_FASTDCT`) instead of the accurate one. I420/NV12
+        /// decodes below full size keep the accurate IDCT (all of libjpeg's scaled IDCTs are).
+        public var fastDCT: Bool
+        /// Progressive files with more scans than this are refused (`.tooLarge`).
+        public var maxScans: Int
+        /// Cap in bytes on libjpeg's whole-image coefficient buffer, which progressive files
+        /// need (2 bytes per sample); 0 = no cap. Beyond it: `.tooLarge`.
+        public var maxMemory: Int
+        /// Rows per band for ``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``.
+        public var bandRows: Int
+
+        public init(scale: Scale = .full, crop: Rect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
+                    strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
+                    maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16) {
+            self.scale = scale
+            self.crop = crop
+            self.maxPixels = maxPixels
+            self.strict = strict
+            self.fastUpsampling = fastUpsampling
+            self.fastDCT = fastDCT
+            self.maxScans = maxScans
+            self.maxMemory = maxMemory
+            self.bandRows = bandRows
+        }
+
+        /// The C options for `format`, with `.fit` resolved against the file's header.
+        func cValue(format: PixelFormat, bytes: UnsafeRawBufferPointer) throws(ImageError) -> ic_jpeg_decode_options {
+            guard maxPixels >= 1, maxScans >= 1, maxScans <= Int(Int32.max), maxMemory >= 0,
+                  bandRows >= 1, bandRows <= 65535 else {
+                throw ImageError(.invalidArgument, "decode options: maxPixels, maxScans and bandRows must be ≥ 1, maxMemory ≥ 0")
+            }
+            var o = ic_jpeg_decode_options()
+            o.format = format.cValue
+            switch scale {
+            case .full: o.scale_num = 8
+            case .eighths(let n):
+                guard (1...8).contains(n) else { throw ImageError(.invalidArgument, "scale \(n)/8: n must be 1…8") }
+                o.scale_num = Int32(n)
+            case .fit(let w, let h, let residual):
+                let info = try JPEG.info(bytes)
+                o.scale_num = Int32(try JPEG.pickScale(width: info.width, height: info.height,
+                                                       targetWidth: w, targetHeight: h, minResidual: residual))
+            }
+            if let crop {
+                guard crop.x >= 0, crop.y >= 0, crop.width >= 1, crop.height >= 1,
+                      crop.x <= 65535, crop.y <= 65535, crop.width <= 65535, crop.height <= 65535 else {
+                    throw ImageError(.invalidArgument, "crop \(crop)")
+                }
+                o.crop_x = Int32(crop.x); o.crop_y = Int32(crop.y)
+                o.crop_width = Int32(crop.width); o.crop_height = Int32(crop.height)
+            }
+            o.flags = (strict ? UInt32(IC_JPEG_STRICT.rawValue) : 0)
+                | (fastUpsampling ? UInt32(IC_JPEG_FAST_UPSAMPLE.rawValue) : 0)
+                | (fastDCT ? UInt32(IC_JPEG_FAST_DCT.rawValue) : 0)
+            o.max_pixels = UInt64(maxPixels)
+            o.max_scans = Int32(maxScans)
+            o.max_memory = UInt64(maxMemory)
+            o.band_rows = Int32(bandRows)
+            return o
+        }
+    }
+
+    /// What a decode reports besides the pixels.
+    public struct DecodeReport: Sendable, Hashable {
+        /// The decoded size (after scaling and cropping).
+        public var width: Int
+        public var height: Int
+        /// The file's EXIF orientation (`.up` without a valid tag). Decodes into a
+        /// ``PixelBuffer`` also store it in ``PixelBuffer/orientation``.
+        public var orientation: Orientation
+        /// libjpeg warnings: recoverable corruption (e.g. a truncated scan, decoded as grey).
+        public var warnings: Int
+        /// The last warning's text, if any.
+        public var lastWarning: String?
+
+        init(_ r: ic_jpeg_decode_result) {
+            width = Int(r.width)
+            height = Int(r.height)
+            orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
+            warnings = Int(r.warnings)
+            lastWarning = r.warnings > 0 ? Self.text(r) : nil
+        }
+
+        static func text(_ r: ic_jpeg_decode_result) -> String {
+            withUnsafeBytes(of: r.message) { raw in
+                let bytes = raw.prefix { $0 != 0 }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
+    // MARK: size
+
+    /// The size a decode with `options` produces (the crop's size, or the scaled size), after
+    /// checking the header, the pixel limit and the crop rectangle.
+    public static func decodedSize(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+                                   options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
+        var o = try options.cValue(format: format, bytes: bytes)
+        var w: Int32 = 0, h: Int32 = 0
+        var r = ic_jpeg_decode_result()
+        try ImageError.check(ic_jpeg_decode_size(bytes.bytePointer, bytes.count, &o, &w, &h, &r), DecodeReport.text(r))
+        return (Int(w), Int(h))
+    }
+
+    /// ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)`` for bytes in an array.
+    public static func decodedSize(_ bytes: [UInt8], format: PixelFormat = .rgba8,
+                                   options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
+        try withBytes(bytes) { raw throws(ImageError) in try decodedSize(raw, format: format, options: options) }
+    }
+
+    /// ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)`` for bytes in a span.
+    public static func decodedSize(_ bytes: RawSpan, format: PixelFormat = .rgba8,
+                                   options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
+        try withBytes(bytes) { raw throws(ImageError) in try decodedSize(raw, format: format, options: options) }
+    }
+
+    // MARK: decode into an existing buffer
+
+    /// Decodes into `image`, whose format selects the output (RGBA8, RGB8, GRAY8, I420 or NV12)
+    /// and whose size must equal ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)``.
+    /// Sets the buffer's ``PixelBuffer/orientation`` from EXIF (and RGBA8's alpha mode to opaque).
+    ///
+    /// - Throws: `.corruptData` (empty, non-JPEG, corrupt; truncated only in strict mode),
+    ///   `.unsupported`, `.tooLarge` (pixel, scan or memory limit), `.bufferTooSmall` /
+    ///   `.invalidArgument` (size mismatch, bad crop). The message says what was wrong.
+    @discardableResult
+    public static func decode(_ bytes: UnsafeRawBufferPointer, into image: inout PixelBuffer,
+                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
+        var o = try options.cValue(format: image.format, bytes: bytes)
+        var r = ic_jpeg_decode_result()
+        let status = image.withUnsafeMutableImage { dst in
+            ic_jpeg_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+        }
+        try ImageError.check(status, DecodeReport.text(r))
+        let report = DecodeReport(r)
+        image.orientation = report.orientation
+        if image.format == .rgba8 { image.alphaMode = .opaque }
+        return report
+    }
+
+    /// Decodes bytes held in an array (lent in place) into `image`.
+    @discardableResult
+    public static func decode(_ bytes: [UInt8], into image: inout PixelBuffer,
+                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
+        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
+    }
+
+    /// Decodes bytes from a span into `image`.
+    @discardableResult
+    public static func decode(_ bytes: RawSpan, into image: inout PixelBuffer,
+                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
+        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
+    }
+
+    // MARK: decode into a new buffer
+
+    /// Decodes into a new buffer of `format` sized by the options (scale, crop). The header
+    /// and limits are checked before the buffer is allocated, so a decompression bomb costs
+    /// no pixel memory. Warnings (non-strict mode) are dropped; use the `into:` form to see them.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        let size = try decodedSize(bytes, format: format, options: options)
+        var image = try PixelBuffer(width: size.width, height: size.height, format: format,
+                                    alphaMode: format == .rgba8 ? .opaque : .straight, alignment: alignment)
+        try decode(bytes, into: &image, options: options)
+        return image
+    }
+
+    /// Decodes bytes held in an array (lent in place) into a new buffer.
+    public static func decode(_ bytes: [UInt8], format: PixelFormat = .rgba8,
+                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
+    }
+
+    /// Decodes bytes from a span into a new buffer.
+    public static func decode(_ bytes: RawSpan, format: PixelFormat = .rgba8,
+                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
+    }
+}

@@ -1,0 +1,97 @@
+import CImageCore
+
+extension JPEG {
+    /// How to encode. The defaults (quality 85, 4:2:0, baseline, standard Huffman tables,
+    /// TurboJPEG's DCT choice) give the same bytes as `tjCompress2` with the same settings.
+    public struct EncodeOptions: Sendable, Hashable {
+        /// 1…100 (libjpeg's scaling of the standard quantisation tables).
+        public var quality: Int
+        /// `nil`: 4:2:0 for colour input, gray for ``PixelFormat/gray8``. GRAY8 input takes only
+        /// `.gray`; I420/NV12 input only `.s420` (the planes as they are) or `.gray` (Y alone).
+        public var subsampling: Subsampling?
+        /// Progressive JPEG (implies optimised Huffman tables).
+        public var progressive: Bool
+        /// Optimised Huffman tables: smaller files, a second pass over the coefficients.
+        public var optimizeHuffman: Bool
+        /// Accurate forward DCT. When false, TurboJPEG's rule applies: accurate at quality ≥ 96,
+        /// fast below.
+        public var accurateDCT: Bool
+        /// MCUs between restart markers; 0 = none.
+        public var restartInterval: Int
+        /// The EXIF orientation to write in a minimal APP1 segment. `nil` writes the image's own
+        /// ``PixelBuffer/orientation`` when it is not `.up` (and no EXIF otherwise).
+        public var orientation: Orientation?
+
+        public init(quality: Int = 85, subsampling: Subsampling? = nil, progressive: Bool = false,
+                    optimizeHuffman: Bool = false, accurateDCT: Bool = false, restartInterval: Int = 0,
+                    orientation: Orientation? = nil) {
+            self.quality = quality
+            self.subsampling = subsampling
+            self.progressive = progressive
+            self.optimizeHuffman = optimizeHuffman
+            self.accurateDCT = accurateDCT
+            self.restartInterval = restartInterval
+            self.orientation = orientation
+        }
+
+        func cValue(imageOrientation: Orientation) throws(ImageError) -> ic_jpeg_encode_options {
+            guard (1...100).contains(quality) else { throw ImageError(.invalidArgument, "quality \(quality): 1…100") }
+            guard (0...65535).contains(restartInterval) else { throw ImageError(.invalidArgument, "restart interval \(restartInterval)") }
+            if subsampling == .unknown { throw ImageError(.invalidArgument, "subsampling .unknown cannot be encoded") }
+            var o = ic_jpeg_encode_options()
+            o.quality = Int32(quality)
+            o.subsampling = subsampling?.cValue ?? IC_JPEG_SUBSAMP_UNKNOWN
+            o.flags = (progressive ? UInt32(IC_JPEG_PROGRESSIVE.rawValue) : 0)
+                | (optimizeHuffman ? UInt32(IC_JPEG_OPTIMIZE.rawValue) : 0)
+                | (accurateDCT ? UInt32(IC_JPEG_ACCURATE_DCT.rawValue) : 0)
+            o.restart_interval = Int32(restartInterval)
+            let tag = orientation ?? (imageOrientation == .up ? nil : imageOrientation)
+            o.orientation = Int32(tag?.exifValue ?? 0)
+            return o
+        }
+    }
+
+    /// An upper bound on the encoded size (TurboJPEG's `tjBufSize` plus room for the EXIF
+    /// segment, which `orientation: nil` may write from the image): a buffer this large never
+    /// fails for lack of space in practice.
+    public static func encodeBound(width: Int, height: Int, options: EncodeOptions = .init()) throws(ImageError) -> Int {
+        var o = try options.cValue(imageOrientation: .right) // any non-up value: count the segment
+        var bound = 0
+        try ImageError.check(ic_jpeg_encode_bound(Int32(clamping: width), Int32(clamping: height), &o, &bound),
+                             "encode bound of \(width)x\(height)")
+        return bound
+    }
+
+    /// Encodes `image` (RGBA8, RGB8, GRAY8, I420 or NV12) into `buffer` and returns the number
+    /// of bytes written. Alpha is ignored. Size `buffer` with ``encodeBound(width:height:options:)``.
+    /// - Throws: `.bufferTooSmall` when the output does not fit (nothing is written past the
+    ///   buffer); `.unsupported` for a subsampling the input format cannot give.
+    public static func encode(_ image: borrowing PixelBuffer, into buffer: UnsafeMutableRawBufferPointer,
+                              options: EncodeOptions = .init()) throws(ImageError) -> Int {
+        var o = try options.cValue(imageOrientation: image.orientation)
+        var size = 0
+        let status = image.withUnsafeImage { src in
+            ic_jpeg_encode(src, &o, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &size)
+        }
+        try ImageError.check(status, "encode \(image.width)x\(image.height) \(image.format)")
+        return size
+    }
+
+    /// Encodes `image` into a new array, growing it as libjpeg produces bytes (64 KiB at a time).
+    public static func encode(_ image: borrowing PixelBuffer, options: EncodeOptions = .init()) throws(ImageError) -> [UInt8] {
+        var o = try options.cValue(imageOrientation: image.orientation)
+        var out: [UInt8] = []
+        out.reserveCapacity(image.width * image.height / 4 + 4096)
+        let status = withUnsafeMutablePointer(to: &out) { target in
+            image.withUnsafeImage { src in
+                ic_jpeg_encode_to(src, &o, { context, data, count in
+                    let array = context!.assumingMemoryBound(to: [UInt8].self)
+                    array.pointee.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+                    return IC_OK
+                }, target, nil)
+            }
+        }
+        try ImageError.check(status, "encode \(image.width)x\(image.height) \(image.format)")
+        return out
+    }
+}

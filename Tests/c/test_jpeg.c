@@ -1,0 +1,295 @@
+/* C tests of the JPEG codec for `make sanitize` (ASan + UBSan) and plain builds: decode vs
+ * TurboJPEG at every scale, encode round trips into exact-size buffers, hostile input through
+ * every entry point, and the decompression bomb: a 65500x65500 header must be refused with
+ * no large allocation anywhere in the process (libjpeg included), measured with the
+ * sanitizer's malloc hooks under ASan and by interposing malloc otherwise.
+ * Prints "N passed, 0 failed" (the form ctest's PASS_REGULAR_EXPRESSION expects). */
+#include <imagecore.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <turbojpeg.h>
+
+static long g_pass, g_fail;
+static char g_ctx[256];
+#define CTX(...) snprintf(g_ctx, sizeof g_ctx, __VA_ARGS__)
+#define CHECK(cond) check_((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
+static int check_(int ok, const char *what, const char *file, int line) {
+    if (ok) g_pass++;
+    else { g_fail++; printf("FAIL %s:%d [%s] %s\n", file, line, g_ctx, what); }
+    return ok;
+}
+
+/* ---- allocation accounting --------------------------------------------------------- */
+
+static size_t g_largest, g_total;
+static int g_counting;
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) && !defined(__SANITIZE_ADDRESS__)
+#define __SANITIZE_ADDRESS__ 1 /* clang spells it __has_feature */
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+/* From <sanitizer/allocator_interface.h>, which gcc does not install; exported by the runtime. */
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                              void (*free_hook)(const volatile void *));
+static void on_malloc(const volatile void *p, size_t n) {
+    (void)p;
+    if (!g_counting) return;
+    if (n > g_largest) g_largest = n;
+    g_total += n;
+}
+static void on_free(const volatile void *p) { (void)p; }
+static void install_hooks(void) { __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free); }
+#elif defined(__GLIBC__)
+/* Plain glibc build: interpose malloc/calloc/realloc for the whole process (shared libjpeg
+ * included) and forward to glibc's own entry points. */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+static void note(size_t n) {
+    if (!g_counting) return;
+    if (n > g_largest) g_largest = n;
+    g_total += n;
+}
+void *malloc(size_t n) { note(n); return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { note(a * b); return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { note(n); return __libc_realloc(p, n); }
+static void install_hooks(void) {}
+#else
+#define IC_NO_ALLOC_ACCOUNTING 1
+static void install_hooks(void) {}
+#endif
+
+/* ---- fixtures ------------------------------------------------------------------------ */
+
+static unsigned char *make_pixels(int w, int h, int ch) {
+    unsigned char *p = (unsigned char *)malloc((size_t)w * h * ch);
+    unsigned s = 99;
+    for (size_t i = 0; i < (size_t)w * h * ch; i++) {
+        s = s * 1103515245u + 12345u;
+        p[i] = (unsigned char)((i / ch) % (size_t)w * 3 + (i / ch / w) * 2 + ((s >> 16) & 15));
+    }
+    return p;
+}
+
+static unsigned char *make_jpeg(int w, int h, int samp, int flags, unsigned long *size) {
+    int gray = samp == TJSAMP_GRAY;
+    unsigned char *px = make_pixels(w, h, gray ? 1 : 3), *jpg = NULL;
+    tjhandle t = tjInitCompress();
+    *size = 0;
+    int rc = tjCompress2(t, px, w, 0, h, gray ? TJPF_GRAY : TJPF_RGB, &jpg, size, samp, 85, flags);
+    tjDestroy(t);
+    free(px);
+    if (rc) { tjFree(jpg); return NULL; }
+    return jpg;
+}
+
+/* Exact-size planes (separate heap blocks, so ASan sees any write past one). */
+typedef struct img { ic_image im; unsigned char *p[3]; } img;
+static int img_alloc(img *m, ic_format f, int w, int h) {
+    memset(m, 0, sizeof *m);
+    m->im.format = f;
+    m->im.width = w;
+    m->im.height = h;
+    for (int i = 0; i < ic_format_plane_count(f); i++) {
+        size_t row; int32_t rows;
+        if (ic_plane_geometry(f, w, h, i, &row, &rows)) return 0;
+        m->p[i] = (unsigned char *)malloc(row * (size_t)rows);
+        m->im.planes[i].data = m->p[i];
+        m->im.planes[i].stride = row;
+    }
+    return 1;
+}
+static void img_free(img *m) { for (int i = 0; i < 3; i++) free(m->p[i]); }
+
+/* ---- tests ----------------------------------------------------------------------------- */
+
+static void test_decode_vs_turbojpeg(void) {
+    static const int samps[] = {TJSAMP_444, TJSAMP_422, TJSAMP_420, TJSAMP_GRAY};
+    static const int sizes[][2] = {{1, 1}, {17, 9}, {64, 48}, {203, 151}};
+    tjhandle t = tjInitDecompress();
+    for (int si = 0; si < 4; si++)
+        for (int zi = 0; zi < 4; zi++)
+            for (int prog = 0; prog < 2; prog++) {
+                unsigned long n;
+                unsigned char *jpg = make_jpeg(sizes[zi][0], sizes[zi][1], samps[si], prog ? TJFLAG_PROGRESSIVE : 0, &n);
+                if (!CHECK(jpg != NULL)) continue;
+                for (int m = 8; m >= 1; m--) {
+                    ic_jpeg_decode_options o;
+                    ic_jpeg_decode_options_init(&o);
+                    o.scale_num = m;
+                    int32_t w, h;
+                    CTX("samp %d size %dx%d prog %d scale %d", samps[si], sizes[zi][0], sizes[zi][1], prog, m);
+                    if (!CHECK(ic_jpeg_decode_size(jpg, n, &o, &w, &h, NULL) == IC_OK)) continue;
+                    if (m < 8 && w * 8 < 16) continue; /* TurboJPEG picks another factor for tiny outputs */
+                    img a;
+                    img_alloc(&a, IC_FORMAT_RGBA8, w, h);
+                    unsigned char *ref = (unsigned char *)malloc((size_t)w * h * 4);
+                    CHECK(ic_jpeg_decode(jpg, n, &o, &a.im, NULL) == IC_OK);
+                    CHECK(tjDecompress2(t, jpg, n, ref, w, 0, h, TJPF_RGBA, 0) == 0);
+                    CHECK(memcmp(ref, a.p[0], (size_t)w * h * 4) == 0);
+                    free(ref);
+                    img_free(&a);
+                    if (samps[si] != TJSAMP_420) continue;
+                    img y;
+                    img_alloc(&y, IC_FORMAT_I420, w, h);
+                    unsigned long ysz = tjBufSizeYUV2(w, 1, h, TJSAMP_420);
+                    unsigned char *yref = (unsigned char *)malloc(ysz);
+                    CHECK(ic_jpeg_decode(jpg, n, &o, &y.im, NULL) == IC_OK);
+                    CHECK(tjDecompressToYUV2(t, jpg, n, yref, w, 1, h, 0) == 0);
+                    int pw0 = tjPlaneWidth(0, w, TJSAMP_420), ph0 = tjPlaneHeight(0, h, TJSAMP_420);
+                    int pw1 = tjPlaneWidth(1, w, TJSAMP_420), ph1 = tjPlaneHeight(1, h, TJSAMP_420);
+                    int same = 1;
+                    for (int r = 0; r < h; r++) same &= memcmp(y.p[0] + (size_t)r * w, yref + (size_t)r * pw0, (size_t)w) == 0;
+                    for (int r = 0; r < (h + 1) / 2; r++) {
+                        same &= memcmp(y.p[1] + (size_t)r * ((w + 1) / 2), yref + (size_t)pw0 * ph0 + (size_t)r * pw1, (size_t)(w + 1) / 2) == 0;
+                        same &= memcmp(y.p[2] + (size_t)r * ((w + 1) / 2), yref + (size_t)pw0 * ph0 + (size_t)pw1 * ph1 + (size_t)r * pw1, (size_t)(w + 1) / 2) == 0;
+                    }
+                    CHECK(same);
+                    free(yref);
+                    img_free(&y);
+                }
+                tjFree(jpg);
+            }
+    tjDestroy(t);
+}
+
+static void test_encode(void) {
+    int w = 61, h = 37;
+    unsigned char *px = make_pixels(w, h, 4);
+    ic_image src = {IC_FORMAT_RGBA8, IC_ALPHA_OPAQUE, w, h, {{px, (size_t)w * 4}}};
+    ic_jpeg_encode_options o;
+    ic_jpeg_encode_options_init(&o);
+    o.orientation = 6;
+    size_t bound = 0, n = 0;
+    CTX("encode");
+    CHECK(ic_jpeg_encode_bound(w, h, &o, &bound) == IC_OK);
+    unsigned char *out = (unsigned char *)malloc(bound);
+    CHECK(ic_jpeg_encode(&src, &o, out, bound, &n) == IC_OK && n > 0 && n <= bound);
+    /* Exact-size and short heap buffers: fits exactly / fails without writing past the end. */
+    for (size_t cap = n + 1; cap-- > n - 8;) {
+        unsigned char *b = (unsigned char *)malloc(cap);
+        size_t m = 0;
+        ic_status st = ic_jpeg_encode(&src, &o, b, cap, &m);
+        CHECK(cap >= n ? (st == IC_OK && m == n && memcmp(b, out, n) == 0) : st == IC_ERR_BUFFER_TOO_SMALL);
+        free(b);
+    }
+    unsigned char *grown = NULL;
+    size_t gn = 0;
+    CHECK(ic_jpeg_encode_alloc(&src, &o, &grown, &gn) == IC_OK && gn == n && memcmp(grown, out, n) == 0);
+    ic_jpeg_free(grown);
+    ic_jpeg_info info;
+    CHECK(ic_jpeg_probe(out, n, &info) == IC_OK && info.orientation == 6 && info.width == w);
+    /* NV12 planes in, straight to raw input. */
+    img nv;
+    img_alloc(&nv, IC_FORMAT_NV12, w, h);
+    CHECK(ic_jpeg_decode(out, n, NULL, &nv.im, NULL) == IC_OK);
+    size_t n2 = 0;
+    CHECK(ic_jpeg_encode(&nv.im, NULL, out, bound, &n2) == IC_OK && n2 > 0);
+    img_free(&nv);
+    free(out);
+    free(px);
+}
+
+static void test_hostile(void) {
+    unsigned long n;
+    unsigned char *jpg = make_jpeg(40, 24, TJSAMP_420, TJFLAG_PROGRESSIVE, &n);
+    static const ic_format formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_GRAY8, IC_FORMAT_I420, IC_FORMAT_NV12};
+    unsigned s = 7;
+    int ok = 1;
+    for (int iter = 0; iter < 400; iter++) {
+        unsigned char *b = (unsigned char *)malloc(n);
+        memcpy(b, jpg, n);
+        size_t len = iter < 200 ? (size_t)iter * n / 200 : n; /* truncations, then corruption */
+        for (int k = 0; iter >= 200 && k < 4; k++) {
+            s = s * 1103515245u + 12345u;
+            b[(s >> 8) % n] = (unsigned char)(s >> 24);
+        }
+        ic_jpeg_info info;
+        ic_status st = ic_jpeg_probe(b, len, &info);
+        ok &= st == IC_OK || st == IC_ERR_CORRUPT_DATA || st == IC_ERR_UNSUPPORTED || st == IC_ERR_TOO_LARGE;
+        for (int f = 0; f < 4; f++) {
+            ic_jpeg_decode_options o;
+            ic_jpeg_decode_options_init(&o);
+            o.format = formats[f];
+            o.scale_num = 1 + iter % 8;
+            o.max_pixels = 1000000;
+            int32_t w, h;
+            if (ic_jpeg_decode_size(b, len, &o, &w, &h, NULL) != IC_OK) continue;
+            img m;
+            img_alloc(&m, formats[f], w, h);
+            st = ic_jpeg_decode(b, len, &o, &m.im, NULL);
+            ok &= st == IC_OK || st == IC_ERR_CORRUPT_DATA || st == IC_ERR_UNSUPPORTED || st == IC_ERR_TOO_LARGE;
+            img_free(&m);
+        }
+        free(b);
+    }
+    CTX("hostile");
+    CHECK(ok);
+    tjFree(jpg);
+}
+
+static int discard_band(void *ctx, const ic_image *band, int32_t first) { (void)ctx; (void)band; (void)first; return 0; }
+
+static void test_bomb(void) {
+    unsigned long n;
+    unsigned char *jpg = make_jpeg(16, 16, TJSAMP_420, TJFLAG_PROGRESSIVE, &n);
+    /* Patch the frame header (SOF2) to claim 65500 x 65500. */
+    for (unsigned long i = 2; i + 9 < n; ) {
+        if (jpg[i + 1] == 0xC2 || jpg[i + 1] == 0xC0) {
+            jpg[i + 5] = jpg[i + 7] = 65500 >> 8;
+            jpg[i + 6] = jpg[i + 8] = 65500 & 255;
+            break;
+        }
+        i += 2 + ((size_t)jpg[i + 2] << 8 | jpg[i + 3]);
+    }
+    CTX("bomb");
+#ifndef IC_NO_ALLOC_ACCOUNTING
+    /* The accounting itself sees allocations. */
+    g_largest = g_total = 0;
+    g_counting = 1;
+    void *(*volatile alloc)(size_t) = malloc; /* an opaque call: the compiler may not elide it */
+    void *big = alloc(10 << 20);
+    free(big);
+    g_counting = 0;
+    CHECK(g_largest >= (10 << 20));
+#endif
+    ic_jpeg_info info;
+    CHECK(ic_jpeg_probe(jpg, n, &info) == IC_OK && info.width == 65500 && info.height == 65500);
+    static const ic_format formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_I420, IC_FORMAT_NV12};
+    unsigned char pixel[4];
+    for (int f = 0; f < 3; f++) {
+        ic_jpeg_decode_options o;
+        ic_jpeg_decode_options_init(&o);
+        o.format = formats[f];
+        ic_image tiny = {formats[f], IC_ALPHA_OPAQUE, 1, 1, {{pixel, 4}, {pixel + 1, 2}, {pixel + 2, 1}}};
+        int32_t w = 0, h = 0;
+        g_largest = g_total = 0;
+        g_counting = 1;
+        ic_status a = ic_jpeg_decode_size(jpg, n, &o, &w, &h, NULL);
+        ic_status b = ic_jpeg_decode(jpg, n, &o, &tiny, NULL);
+        ic_status c = ic_jpeg_decode_stream(jpg, n, &o, discard_band, NULL, NULL);
+        g_counting = 0;
+        CHECK(a == IC_ERR_TOO_LARGE && b == IC_ERR_TOO_LARGE && c == IC_ERR_TOO_LARGE);
+#ifndef IC_NO_ALLOC_ACCOUNTING
+        /* libjpeg's per-decompressor state is tens of KiB; an image-sized buffer would be GiB. */
+        CHECK(g_largest < 256 * 1024 && g_total < 1024 * 1024);
+        printf("bomb (format %d): largest allocation %zu B, total %zu B\n", (int)formats[f], g_largest, g_total);
+#endif
+    }
+    tjFree(jpg);
+}
+
+int main(void) {
+    install_hooks();
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    test_decode_vs_turbojpeg();
+    test_encode();
+    test_hostile();
+    test_bomb();
+    printf("%ld passed, %ld failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}
