@@ -306,4 +306,8 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 } /* extern "C" */
 #endif
 
+/* Document kernels (issue 5): geometry, warp/rectify, page detection, enhancement. */
+#include "imagecore/geometry.h"
+#include "imagecore/warp.h"
+
 #endif /* IMAGECORE_H */
