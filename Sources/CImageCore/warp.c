@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-enum { IC_WARP_TILE_W = 64, IC_WARP_TILE_H = 32 };
+enum { IC_WARP_TILE_W = 512, IC_WARP_TILE_H = 64 };
 
 /* ---- scalar reference kernels ---------------------------------------------------- */
 

@@ -91,6 +91,24 @@ static inline int ic__warp_local(const ic_warp_span *s, ic_warp_local *l) {
     return 1;
 }
 
+/* Whether every pixel of the span samples at X, Y in [lo, size - 1 - hi] of the source (X
+ * = x - 0.5 in pixel-index units), tested at its two ends in double precision: along a
+ * segment where w stays positive (w is linear, so positive at both ends suffices) a
+ * projective map is monotonic in each coordinate, so the ends bound every pixel. Kernels
+ * use it to skip inside tests, clamps and the fill blend for the (usual) interior spans;
+ * the margins include 1/1000 px for the single-precision error of the pixels in between. */
+static inline int ic__span_within(const ic_warp_plane *p, const ic_warp_span *s, int32_t n,
+                                  double lo, double hi) {
+    double k1 = n - 1;
+    double w0 = s->w, w1 = s->w + k1 * s->dw;
+    if (!(w0 > 0) || !(w1 > 0)) return 0;
+    double x0 = s->u / w0 - 0.5, y0 = s->v / w0 - 0.5;
+    double x1 = (s->u + k1 * s->du) / w1 - 0.5, y1 = (s->v + k1 * s->dv) / w1 - 0.5;
+    double xmax = p->sw - 1 - hi, ymax = p->sh - 1 - hi;
+    return x0 >= lo && x0 <= xmax && x1 >= lo && x1 <= xmax && y0 >= lo && y0 <= ymax &&
+           y1 >= lo && y1 <= ymax;
+}
+
 /* Catmull-Rom weights (a = -0.5) for the taps at -1, 0, 1, 2 of a fraction t in [0, 1). */
 static inline void ic__catmull_rom(double t, double w[4]) {
     double t2 = t * t, t3 = t2 * t;

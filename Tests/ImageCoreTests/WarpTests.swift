@@ -138,6 +138,14 @@ struct WarpTests {
                 Point(x: W / 2 + s * W * (x * cos(a) - y * sin(a)) + u(-0.1, 0.1) * W,
                       y: H / 2 + s * H * (x * sin(a) + y * cos(a)) + u(-0.1, 0.1) * H)
             }
+        case 3, 4, 5: // a page at a mild upscale, turned a little: the interior window fast paths;
+            // 4 lists the corners mirrored left-right (x decreasing along a row), 5 top-bottom
+            let a = u(-0.15, 0.15), cx = W / 2, cy = H / 2, hw = 0.3 * W, hh = 0.35 * H
+            quad = [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)].map { (x, y) in
+                Point(x: cx + x * cos(a) - y * sin(a) + u(-0.03, 0.03) * W, y: cy + x * sin(a) + y * cos(a) + u(-0.03, 0.03) * H)
+            }
+            if kind == 4 { quad = [quad[1], quad[0], quad[3], quad[2]] }
+            if kind == 5 { quad = [quad[3], quad[2], quad[1], quad[0]] }
         default: // strong downscale / upscale of a small region
             let cx = u(0.2, 0.8) * W, cy = u(0.2, 0.8) * H, r = u(0.05, 2) * min(W, H)
             quad = [Point(x: cx - r, y: cy - r * 0.8), Point(x: cx + r * 1.1, y: cy - r), Point(x: cx + r, y: cy + r), Point(x: cx - r * 0.9, y: cy + r * 1.2)]
@@ -195,13 +203,14 @@ struct WarpTests {
     @Test("every format and interpolation against the float64 reference: odd sizes, padded strides, guard pages, scalar and AVX2")
     func reference() throws {
         var rng = SplitMix64(seed: 2024)
-        let sizes: [(Int, Int, Int, Int)] = [(37, 29, 23, 41), (64, 48, 131, 37), (5, 7, 9, 4), (101, 67, 67, 101), (1, 1, 3, 2), (2, 3, 5, 5), (4, 4, 17, 3)]
+        let sizes: [(Int, Int, Int, Int)] = [(37, 29, 23, 41), (64, 48, 131, 37), (5, 7, 9, 4), (101, 67, 67, 101), (1, 1, 3, 2), (2, 3, 5, 5),
+                                             (4, 4, 17, 3), (96, 80, 75, 61)]
         var total = 0, ambiguous = 0
         var worst = [String: Double]()
         for f in Self.formats {
             for bicubic in [false, true] {
                 for (si, (sw, sh, dw, dh)) in sizes.enumerated() {
-                    for kind in 0..<3 {
+                    for kind in 0..<6 {
                         let src = GuardedImage(f, sw, sh, padding: (si + kind) % 3 * 5)
                         src.randomize(seed: rng.next())
                         let h = Self.randomMap(&rng, kind: kind, sw: sw, sh: sh, dw: dw, dh: dh)
