@@ -70,7 +70,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCoreTests",
-            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "ImageCoreSynthetic"]
+            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "ImageCoreSynthetic"],
+            resources: [.copy("Fixtures")]
         ),
     ]
 )

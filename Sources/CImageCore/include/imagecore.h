@@ -309,5 +309,6 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 /* Document kernels (issue 5): geometry, warp/rectify, page detection, enhancement. */
 #include "imagecore/geometry.h"
 #include "imagecore/warp.h"
+#include "imagecore/detect.h"
 
 #endif /* IMAGECORE_H */
