@@ -310,5 +310,6 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
 #include "imagecore/geometry.h"
 #include "imagecore/warp.h"
 #include "imagecore/detect.h"
+#include "imagecore/enhance.h"
 
 #endif /* IMAGECORE_H */
