@@ -70,7 +70,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCoreTests",
-            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "ImageCoreSynthetic"]
+            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "ImageCoreSynthetic"],
+            resources: [.copy("Fixtures")]
         ),
     ]
 )

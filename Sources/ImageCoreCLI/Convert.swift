@@ -15,10 +15,10 @@ struct Convert: ParsableCommand {
             describe the YUV side (default bt601, full: JPEG's).
             """)
 
-    @Argument(help: "Input: PNM, or raw .yuv with --size and --layout.")
+    @Argument(help: "Input: JPEG, PNM, or raw .yuv with --size and --layout.")
     var input: String
 
-    @Argument(help: "Output: .pgm, .ppm, .pam, .pnm or .yuv.")
+    @Argument(help: "Output: .jpg, .pgm, .ppm, .pam, .pnm or .yuv.")
     var output: String
 
     @Option(help: "Size of a raw .yuv input, WxH.")
@@ -38,14 +38,17 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         let matrix = try ImageFiles.matrix(self.matrix), range = try ImageFiles.range(self.range)
-        let inKind = ImageFiles.inputKind(of: input), outKind = try ImageFiles.kind(of: output)
+        let inKind = try ImageFiles.inputKind(of: input), outKind = try ImageFiles.kind(of: output)
         let image = try ImageFiles.read(input, size: size, layout: layout)
         let target: PixelFormat
         switch (inKind, outKind) {
         case (.pnm, .pnm):
             try PNM.write(image, path: output)
             return
-        case (.pnm, .yuv): target = try ImageFiles.layout(layout)
+        case (.jpeg, .pnm), (_, .jpeg):
+            try ImageFiles.write(image, to: output) // JPEG encodes gray, RGB(A) and YUV planes directly
+            return
+        case (.pnm, .yuv), (.jpeg, .yuv): target = try ImageFiles.layout(layout)
         case (.yuv, .yuv): target = try ImageFiles.layout(outputLayout ?? layout)
         case (.yuv, .pnm):
             let ext = ImageFiles.ext(output)

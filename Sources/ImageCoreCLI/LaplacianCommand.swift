@@ -38,7 +38,7 @@ struct LaplacianCommand: ParsableCommand {
         let image = try ImageFiles.read(path: input)
         let gray: PixelBuffer = switch image.format {
         case .gray8, .i420, .nv12: image
-        case .rgb8, .rgba8: try ImageFiles.luma(image)
+        case .rgb8, .rgba8: try image.converted(to: .i420) // the Laplacian reads the Y plane
         }
         let score = try gray.laplacianScore(roi: region)
         let display = try gray.laplacianDisplay(roi: region, gamma: gamma)

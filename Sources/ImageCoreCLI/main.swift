@@ -7,7 +7,8 @@ struct ImageCoreCommand: ParsableCommand {
         abstract: "Fast, memory-frugal image tools built on ImageCore.",
         discussion: "Errors go to standard error as one line, with a non-zero exit status.",
         version: ImageCoreRuntime.version,
-        subcommands: [Info.self, Convert.self, Decode.self, Encode.self, Rotate.self, LaplacianCommand.self, ResizeCommand.self]
+        subcommands: [Info.self, Convert.self, Decode.self, Encode.self, Rotate.self, LaplacianCommand.self, ResizeCommand.self,
+                      Detect.self, Rectify.self, Enhance.self]
     )
 }
 

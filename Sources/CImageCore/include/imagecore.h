@@ -272,5 +272,9 @@ uint32_t ic_get_cpu_mask(void);
 #include "imagecore/rotate.h"
 #include "imagecore/laplacian.h"
 #include "imagecore/resize.h"
+#include "imagecore/geometry.h"
+#include "imagecore/warp.h"
+#include "imagecore/detect.h"
+#include "imagecore/enhance.h"
 
 #endif /* IMAGECORE_H */

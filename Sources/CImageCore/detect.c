@@ -1,0 +1,557 @@
+/* Page detection, steps 3-5: Hough lines, quadrilateral search, refinement; the driver.
+ * See imagecore/detect.h for the method. Coordinates here are those of the working image
+ * (continuous, pixel centres at +0.5); a line is {x : x cos(phi) + y sin(phi) = c} with its
+ * normal angle phi in [0, pi). */
+#include "detect_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define IC_PI 3.14159265358979323846
+
+/* ---- scratch layout ------------------------------------------------------------------- */
+
+static size_t take(uint8_t *base, size_t *off, size_t bytes, void **out) {
+    size_t at = (*off + 15) & ~(size_t)15;
+    if (out) *out = base ? base + at : NULL;
+    *off = at + bytes;
+    return *off;
+}
+
+size_t ic__det_layout(ic_det_work *wk, uint8_t *base, int32_t w, int32_t h, int32_t src_width) {
+    ic_det_work tmp;
+    if (!wk) wk = &tmp;
+    memset(wk, 0, sizeof *wk);
+    wk->w = w;
+    wk->h = h;
+    size_t n = (size_t)w * (size_t)h, off = 0;
+    size_t nmag = n > 2 * (size_t)w ? n : 2 * (size_t)w; /* also the reduction's row accumulator */
+    double diag = sqrt((double)w * w + (double)h * h);
+    wk->rho_off = (int32_t)ceil(diag / 2) + 2;
+    wk->nrho = 2 * wk->rho_off + 1;
+    wk->max_edges = (int32_t)(n / 5 + 16);
+    int32_t longest = w > h ? w : h;
+    void *p;
+    take(base, &off, n, &p); wk->gray = p;
+    take(base, &off, n, &p); wk->blur = p;
+    take(base, &off, nmag * sizeof(uint16_t), &p); wk->mag = p;
+    take(base, &off, n * sizeof(int16_t), &p); wk->dir = p;
+    take(base, &off, (size_t)wk->max_edges * sizeof(ic_det_edge), &p); wk->edges = p;
+    take(base, &off, (size_t)IC_DET_THETA * (size_t)wk->nrho * sizeof(uint16_t), &p); wk->acc = p;
+    take(base, &off, (size_t)IC_DET_MAX_PROFILED * 2 * ((size_t)longest + 1) * sizeof(uint16_t), &p); wk->profiles = p;
+    take(base, &off, (size_t)src_width, &p); wk->luma_row = p;
+    take(base, &off, 4 * (size_t)w * sizeof(int32_t), &p); wk->cols = p;
+    return off + 16; /* room to align the base */
+}
+
+static ic_status check_options(const ic_detect_options *o, int32_t *work, double *min_area) {
+    *work = IC_DET_DEFAULT_WORK;
+    *min_area = 0.08;
+    if (!o) return IC_OK;
+    if (o->work_size != 0) {
+        if (o->work_size < 64 || o->work_size > 1024) return IC_ERR_INVALID_ARGUMENT;
+        *work = o->work_size;
+    }
+    if (o->min_area != 0) {
+        if (!(o->min_area > 0 && o->min_area < 1)) return IC_ERR_INVALID_ARGUMENT;
+        *min_area = o->min_area;
+    }
+    return IC_OK;
+}
+
+ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options,
+                                 size_t *bytes) {
+    if (!bytes || width < 1 || height < 1) return IC_ERR_INVALID_ARGUMENT;
+    if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION) return IC_ERR_TOO_LARGE;
+    int32_t work, w, h;
+    double min_area;
+    ic_status st = check_options(options, &work, &min_area);
+    if (st != IC_OK) return st;
+    ic__det_work_size(width, height, work, &w, &h);
+    *bytes = ic__det_layout(NULL, NULL, w, h, width);
+    return IC_OK;
+}
+
+/* ---- lines ------------------------------------------------------------------------------ */
+
+typedef struct line {
+    double phi, c;       /* normal angle in [0, pi) and offset */
+    double cs, sn;       /* cos(phi), sin(phi) */
+    int32_t horizontal;  /* walks over x (the line is closer to horizontal) */
+    int32_t start, len;  /* profile covers major-axis pixels start .. start + len - 1 */
+    uint16_t *pos, *neg; /* prefix sums of supported pixels, by gradient along +n / -n */
+    int32_t votes;
+    int32_t runs;        /* length in long single-polarity runs of support (see run_score) */
+} line;
+
+static void line_set(line *l, double phi, double c) {
+    while (phi >= IC_PI) { phi -= IC_PI; c = -c; }
+    while (phi < 0) { phi += IC_PI; c = -c; }
+    l->phi = phi;
+    l->c = c;
+    l->cs = cos(phi);
+    l->sn = sin(phi);
+    l->horizontal = fabs(l->sn) >= fabs(l->cs);
+}
+
+/* Position across the line's major axis at major-axis pixel centre `t + 0.5`. */
+static inline double line_cross(const line *l, double t) {
+    return l->horizontal ? (l->c - t * l->cs) / l->sn : (l->c - t * l->sn) / l->cs;
+}
+
+/* Angular distance between a gradient direction (degrees 0..359) and a normal angle
+ * (radians, [0, pi)) modulo 180 degrees, and the polarity: +1 when the gradient points
+ * along +n. */
+static inline double dir_diff(int32_t dir, double phi_deg, int32_t *polarity) {
+    double d = fmod(dir - phi_deg + 720.0, 360.0); /* 0..360 */
+    *polarity = (d < 90 || d > 270) ? 1 : -1;
+    double m = fmod(d, 180.0);
+    return m > 90 ? 180 - m : m;
+}
+
+/* Tolerances (at the working size): the angle between an edge's gradient and a line's
+ * normal for the edge to support the line; the band across a line in which support is
+ * looked for; the spread of a Hough vote around the edge's own direction, in degrees;
+ * near-duplicate lines (closer than this in angle and offset) are dropped. */
+enum { IC_DET_DIR_TOL = 20, IC_DET_BAND = 1, IC_DET_VOTE_SPREAD = 6, IC_DET_DUP_DEG = 4, IC_DET_DUP_PX = 8 }; /* degrees between an edge's gradient and a line's normal */
+
+/* Least-squares refit of a line to the edge pixels within `band` px of it whose direction
+ * agrees, optionally restricted to major-axis range [t0, t1] and one polarity (0: any).
+ * Returns the number of pixels used (the line is unchanged below 8). */
+static int32_t refit(const ic_det_work *wk, line *l, int32_t band, double t0, double t1, int32_t polarity) {
+    const int32_t w = wk->w, h = wk->h;
+    const double phi_deg = l->phi * 180 / IC_PI;
+    int32_t lo = (int32_t)ceil(t0), hi = (int32_t)floor(t1);
+    int32_t extent = l->horizontal ? w : h, other = l->horizontal ? h : w;
+    if (lo < 0) lo = 0;
+    if (hi > extent - 1) hi = extent - 1;
+    double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    int32_t n = 0;
+    for (int32_t t = lo; t <= hi; t++) {
+        double q = line_cross(l, t + 0.5) - 0.5;
+        if (!(q > -band - 1 && q < other + band)) continue;
+        int32_t qi = (int32_t)floor(q + 0.5);
+        for (int32_t k = qi - band; k <= qi + band; k++) {
+            if (k < 0 || k >= other) continue;
+            int32_t x = l->horizontal ? t : k, y = l->horizontal ? k : t;
+            int32_t d = wk->dir[(size_t)y * w + x], pol;
+            if (d < 0 || dir_diff(d, phi_deg, &pol) > IC_DET_DIR_TOL) continue;
+            if (polarity && pol != polarity) continue;
+            double px = x + 0.5, py = y + 0.5;
+            sx += px; sy += py; sxx += px * px; syy += py * py; sxy += px * py;
+            n++;
+        }
+    }
+    if (n < 8) return n;
+    double mx = sx / n, my = sy / n;
+    double cxx = sxx / n - mx * mx, cyy = syy / n - my * my, cxy = sxy / n - mx * my;
+    /* The normal is the eigenvector of the smaller eigenvalue of the scatter matrix. */
+    double phi = 0.5 * atan2(2 * cxy, cxx - cyy) + IC_PI / 2;
+    double c = mx * cos(phi) + my * sin(phi);
+    /* keep the orientation close to the old one */
+    line old = *l;
+    line_set(l, phi, c);
+    if (fabs(l->phi - old.phi) > 0.2 && fabs(fabs(l->phi - old.phi) - IC_PI) > 0.2) *l = old;
+    return n;
+}
+
+/* Support profile along the line: for each major-axis pixel, whether an edge pixel with an
+ * agreeing direction lies within 1 px across, by polarity, as prefix sums. */
+static void profile(const ic_det_work *wk, line *l) {
+    const int32_t w = wk->w, h = wk->h;
+    const double phi_deg = l->phi * 180 / IC_PI;
+    int32_t extent = l->horizontal ? w : h, other = l->horizontal ? h : w;
+    l->start = 0;
+    l->len = extent;
+    for (int32_t t = 0; t < extent; t++) {
+        int32_t p = 0, m = 0;
+        double q = line_cross(l, t + 0.5) - 0.5;
+        if (q > -IC_DET_BAND - 1 && q < other + IC_DET_BAND) {
+            int32_t qi = (int32_t)floor(q + 0.5);
+            for (int32_t k = qi - IC_DET_BAND; k <= qi + IC_DET_BAND; k++) {
+                if (k < 0 || k >= other) continue;
+                int32_t x = l->horizontal ? t : k, y = l->horizontal ? k : t;
+                int32_t d = wk->dir[(size_t)y * w + x], pol;
+                if (d < 0 || dir_diff(d, phi_deg, &pol) > IC_DET_DIR_TOL) continue;
+                if (pol > 0) p = 1; else m = 1;
+            }
+        }
+        /* indicators first, prefix sums below */
+        l->pos[t + 1] = (uint16_t)p;
+        l->neg[t + 1] = (uint16_t)m;
+    }
+    /* prefix sums */
+    l->pos[0] = l->neg[0] = 0;
+    for (int32_t v = 1; v <= extent; v++) {
+        l->pos[v] = (uint16_t)(l->pos[v - 1] + l->pos[v]);
+        l->neg[v] = (uint16_t)(l->neg[v - 1] + l->neg[v]);
+    }
+}
+
+/* Supported pixels on major-axis range [a, b) (clipped to the profile). */
+static inline void support(const line *l, double a, double b, int32_t *pos, int32_t *neg) {
+    int32_t ia = (int32_t)floor(a + 0.5), ib = (int32_t)floor(b + 0.5);
+    if (ia < 0) ia = 0;
+    if (ib > l->len) ib = l->len;
+    if (ib <= ia) { *pos = *neg = 0; return; }
+    *pos = l->pos[ib] - l->pos[ia];
+    *neg = l->neg[ib] - l->neg[ia];
+}
+
+/* The length of the line covered by long runs of support of one polarity (runs of at
+ * least 16 px, gaps up to 3 px bridged), the better polarity. A page side is one long run
+ * (broken only where its contrast fades); a row of text breaks at every word, so this
+ * tells page sides from the text rows parallel to them, which collect as many votes. */
+static int32_t run_score(const line *l) {
+    int32_t best = 0;
+    for (int pol = 0; pol < 2; pol++) {
+        const uint16_t *ps = pol ? l->neg : l->pos;
+        int32_t total = 0, run = 0, gap = 0;
+        for (int32_t t = 0; t < l->len; t++) {
+            if (ps[t + 1] != ps[t]) {
+                run += gap + 1;
+                gap = 0;
+            } else if (run > 0 && ++gap > 3) {
+                if (run >= 16) total += run;
+                run = gap = 0;
+            }
+        }
+        if (run >= 16) total += run;
+        if (total > best) best = total;
+    }
+    return best;
+}
+
+/* Hough transform with orientation voting, then the strongest separated peaks. */
+static int32_t find_lines(ic_det_work *wk, line *lines) {
+    const int32_t w = wk->w, h = wk->h, nrho = wk->nrho, off = wk->rho_off;
+    double cs[IC_DET_THETA], sn[IC_DET_THETA];
+    for (int32_t b = 0; b < IC_DET_THETA; b++) { cs[b] = cos(b * IC_PI / 180); sn[b] = sin(b * IC_PI / 180); }
+    memset(wk->acc, 0, (size_t)IC_DET_THETA * nrho * sizeof *wk->acc);
+    const double cx = w / 2.0, cy = h / 2.0;
+    for (int32_t i = 0; i < wk->nedges; i++) {
+        const ic_det_edge *e = &wk->edges[i];
+        double x = e->x + 0.5 - cx, y = e->y + 0.5 - cy;
+        int32_t b0 = e->dir % 180;
+        for (int32_t db = -IC_DET_VOTE_SPREAD; db <= IC_DET_VOTE_SPREAD; db++) {
+            int32_t b = (b0 + db + IC_DET_THETA) % IC_DET_THETA;
+            /* the neighbouring offsets too: positions are whole pixels, so a straight edge
+             * spreads over about 3 offset bins */
+            int32_t r = (int32_t)floor(x * cs[b] + y * sn[b] + 0.5) + off;
+            uint16_t *a = &wk->acc[(size_t)b * nrho + r];
+            for (int32_t dr = -1; dr <= 1; dr++)
+                if (a[dr] < 65535) a[dr]++;
+        }
+    }
+    /* Local maxima (3 x 3, the angle wrapping with the offset mirrored). */
+    /* low on purpose: weak lines are only ever used as the crossing sides of a pair of
+     * strong ones (see search) */
+    int32_t minv = (w < h ? w : h) / 24;
+    if (minv < 12) minv = 12;
+    int32_t np = 0;
+    int32_t pb[IC_DET_MAX_PEAKS], pr[IC_DET_MAX_PEAKS], pv[IC_DET_MAX_PEAKS];
+    for (int32_t b = 0; b < IC_DET_THETA; b++) {
+        const uint16_t *row = wk->acc + (size_t)b * nrho;
+        for (int32_t r = 1; r < nrho - 1; r++) {
+            int32_t v = row[r];
+            if (v < minv) continue;
+            int is_max = 1;
+            for (int32_t db = -1; db <= 1 && is_max; db++) {
+                int32_t bb = b + db, rr0 = r;
+                if (bb < 0) { bb += IC_DET_THETA; rr0 = 2 * off - r; }
+                if (bb >= IC_DET_THETA) { bb -= IC_DET_THETA; rr0 = 2 * off - r; }
+                const uint16_t *nr = wk->acc + (size_t)bb * nrho;
+                for (int32_t dr = -1; dr <= 1; dr++) {
+                    if (db == 0 && dr == 0) continue;
+                    int32_t rr = rr0 + dr;
+                    if (rr < 0 || rr >= nrho) continue;
+                    int32_t u = nr[rr];
+                    /* strict on one side so plateaus give one peak */
+                    if (u > v || (u == v && (db < 0 || (db == 0 && dr < 0)))) { is_max = 0; break; }
+                }
+            }
+            if (!is_max) continue;
+            /* keep the IC_DET_MAX_PEAKS strongest, sorted */
+            int32_t at = np < IC_DET_MAX_PEAKS ? np++ : IC_DET_MAX_PEAKS;
+            if (at == IC_DET_MAX_PEAKS) {
+                if (v <= pv[IC_DET_MAX_PEAKS - 1]) continue;
+                at = IC_DET_MAX_PEAKS - 1;
+            }
+            while (at > 0 && pv[at - 1] < v) { pb[at] = pb[at - 1]; pr[at] = pr[at - 1]; pv[at] = pv[at - 1]; at--; }
+            pb[at] = b; pr[at] = r; pv[at] = v;
+        }
+    }
+    /* Greedy selection with suppression of near-duplicates: up to IC_DET_MAX_PROFILED
+     * lines, refitted and profiled; then the IC_DET_MAX_LINES with the most long-run
+     * support go on to the quad search. */
+    int32_t n = 0;
+    const int32_t longest = w > h ? w : h;
+    for (int32_t i = 0; i < np && n < IC_DET_MAX_PROFILED; i++) {
+        double phi = pb[i] * IC_PI / 180, rho = pr[i] - off;
+        int dup = 0;
+        for (int32_t j = 0; j < n && !dup; j++) {
+            double dphi = fabs(phi - lines[j].phi), rj = lines[j].c - (cx * lines[j].cs + cy * lines[j].sn);
+            double dr = fabs(rho - rj);
+            if (dphi > IC_PI / 2) { dphi = IC_PI - dphi; dr = fabs(rho + rj); }
+            if (dphi < IC_DET_DUP_DEG * IC_PI / 180 && dr < IC_DET_DUP_PX) dup = 1;
+        }
+        if (dup) continue;
+        line *l = &lines[n];
+        line_set(l, phi, rho + cx * cos(phi) + cy * sin(phi));
+        l->votes = pv[i];
+        l->pos = wk->profiles + (size_t)n * 2 * ((size_t)longest + 1);
+        l->neg = l->pos + longest + 1;
+        refit(wk, l, 2, -1e9, 1e9, 0);
+        profile(wk, l);
+        l->runs = run_score(l);
+        n++;
+    }
+    /* best runs first (stable: ties keep the vote order) */
+    for (int32_t i = 1; i < n; i++)
+        for (int32_t j = i; j > 0 && lines[j].runs > lines[j - 1].runs; j--) {
+            line t = lines[j]; lines[j] = lines[j - 1]; lines[j - 1] = t;
+        }
+    return n;
+}
+
+
+/* ---- quadrilaterals ------------------------------------------------------------------------ */
+
+static int intersect(const line *a, const line *b, ic_point *p) {
+    double det = a->cs * b->sn - a->sn * b->cs;
+    if (fabs(det) < 1e-9) return 0;
+    p->x = (a->c * b->sn - b->c * a->sn) / det;
+    p->y = (a->cs * b->c - b->cs * a->c) / det;
+    return isfinite(p->x) && isfinite(p->y);
+}
+
+static inline double major(const line *l, ic_point p) { return l->horizontal ? p.x : p.y; }
+
+static double angle_between(const line *a, const line *b) {
+    double d = fabs(a->phi - b->phi);
+    return d > IC_PI / 2 ? IC_PI - d : d;
+}
+
+typedef struct candidate {
+    double score, confidence;
+    int32_t side[4];   /* line indices, cyclic: corner i is side[i] x side[i + 1] ... */
+    ic_point corner[4];
+    int32_t polarity[4]; /* per side, +1: brighter inside */
+} candidate;
+
+/* Scores the quad with sides a, b, c, d in cyclic order (corners a∩b, b∩c, c∩d, d∩a). */
+static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], double min_area, candidate *out) {
+    const double w = wk->w, h = wk->h;
+    ic_point c[4];
+    for (int i = 0; i < 4; i++)
+        if (!intersect(&L[s[i]], &L[s[(i + 1) & 3]], &c[i])) return 0;
+    const double mx = 0.03 * w, my = 0.03 * h;
+    for (int i = 0; i < 4; i++)
+        if (c[i].x < -mx || c[i].x > w + mx || c[i].y < -my || c[i].y > h + my) return 0;
+    /* convex with a non-trivial area */
+    double area2 = 0;
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; i++) {
+        ic_point a = c[i], b = c[(i + 1) & 3], d = c[(i + 2) & 3];
+        double cr = (b.x - a.x) * (d.y - b.y) - (b.y - a.y) * (d.x - b.x);
+        if (cr > 0) pos++; else neg++;
+        area2 += a.x * b.y - b.x * a.y;
+    }
+    if (pos != 4 && neg != 4) return 0;
+    /* A page seen in perspective keeps its interior angles within 45..135 degrees (a
+     * rectangle photographed at up to ~45 degrees of tilt); skewer shapes are line clutter. */
+    for (int i = 0; i < 4; i++) {
+        ic_point a = c[(i + 3) & 3], b = c[i], d = c[(i + 1) & 3];
+        double ux = a.x - b.x, uy = a.y - b.y, vx = d.x - b.x, vy = d.y - b.y;
+        double cosang = (ux * vx + uy * vy) / (sqrt(ux * ux + uy * uy) * sqrt(vx * vx + vy * vy));
+        if (!(fabs(cosang) <= 0.7071)) return 0;
+    }
+    if (fabs(area2) / 2 < min_area * w * h) return 0;
+    ic_point g = {(c[0].x + c[1].x + c[2].x + c[3].x) / 4, (c[0].y + c[1].y + c[2].y + c[3].y) / 4};
+    /* Side i lies on line s[i] between corners c[i - 1] and c[i]. */
+    double len[4], in[4], outc[4], ext[4], extlen[4];
+    double total_len = 0;
+    for (int i = 0; i < 4; i++) {
+        const line *l = &L[s[i]];
+        ic_point a = c[(i + 3) & 3], b = c[i];
+        double ta = major(l, a), tb = major(l, b);
+        if (ta > tb) { double t = ta; ta = tb; tb = t; }
+        len[i] = tb - ta;
+        if (len[i] < 8) return 0;
+        int32_t p, m;
+        support(l, ta, tb, &p, &m);
+        /* inward: the side of the line the centroid is on */
+        int inward_plus = l->cs * g.x + l->sn * g.y - l->c > 0;
+        in[i] = inward_plus ? p : m;   /* gradient pointing inward: brighter inside */
+        outc[i] = inward_plus ? m : p;
+        total_len += len[i];
+        /* runs past the corners: support just beyond each end */
+        double e = 0.12 * len[i];
+        if (e < 4) e = 4;
+        int32_t p1, m1, p2, m2;
+        support(l, ta - e, ta, &p1, &m1);
+        support(l, tb, tb + e, &p2, &m2);
+        ext[i] = p1 + m1 + p2 + m2;
+        extlen[i] = 2 * e;
+    }
+    double score = 0, supported = 0, runon = 0, runlen = 0;
+    /* Each side by its better polarity: under a lighting gradient or a shadow the page can
+     * be brighter than the surface along one side and darker along another. */
+    for (int i = 0; i < 4; i++) {
+        double sup = (in[i] > outc[i] ? in[i] : outc[i]) / len[i];
+        if (sup > 1) sup = 1;
+        if (sup < 0.3) return 0;
+        score += len[i] * (1.5 * sup - 0.5);
+        supported += sup * len[i];
+        runon += ext[i];
+        runlen += extlen[i];
+    }
+    score -= 0.6 * runon;
+    out->score = score;
+    double conf = supported / total_len - 0.5 * (runlen > 0 ? runon / runlen : 0);
+    out->confidence = conf < 0 ? 0 : conf > 1 ? 1 : conf;
+    memcpy(out->side, s, sizeof out->side);
+    memcpy(out->corner, c, sizeof c);
+    for (int i = 0; i < 4; i++) out->polarity[i] = in[i] >= outc[i] ? 1 : -1;
+    return 1;
+}
+
+/* Whether lines i and j are roughly parallel (within 30 degrees) and far enough apart to
+ * be opposite sides (measured at the point of j nearest the image centre). */
+static int opposite(const ic_det_work *wk, const line *a, const line *b) {
+    if (angle_between(a, b) > 30 * IC_PI / 180) return 0;
+    const double cx = wk->w / 2.0, cy = wk->h / 2.0;
+    double d = b->cs * cx + b->sn * cy - b->c;
+    double px = cx - d * b->cs, py = cy - d * b->sn;
+    return fabs(a->cs * px + a->sn * py - a->c) >= 0.1 * (wk->w < wk->h ? wk->w : wk->h);
+}
+
+enum { IC_DET_CROSS_KEEP = 8 };
+
+/* The quad search. For every pair (i, j) of opposite lines, the lines crossing both are
+ * ranked by their own support between i and j, and only the best IC_DET_CROSS_KEEP of them
+ * are paired into full quads (i, k, j, l) and scored: a true page's other two sides are
+ * well supported between its first two, so they survive the cut, and the work grows with
+ * the cube of the line count instead of its fourth power. */
+static int search(const ic_det_work *wk, const line *L, int32_t n, double min_area, candidate *best) {
+    const int32_t strong = n < IC_DET_MAX_LINES ? n : IC_DET_MAX_LINES;
+    const double mx = 0.03 * wk->w, my = 0.03 * wk->h;
+    const double min_cross = 40 * IC_PI / 180;
+    int found = 0;
+    for (int32_t i = 0; i < strong; i++)
+        for (int32_t j = i + 1; j < strong; j++) {
+            if (!opposite(wk, &L[i], &L[j])) continue;
+            int32_t keep[IC_DET_CROSS_KEEP];
+            double keep_score[IC_DET_CROSS_KEEP];
+            int32_t nk = 0;
+            for (int32_t k = 0; k < n; k++) {
+                if (k == i || k == j) continue;
+                if (angle_between(&L[i], &L[k]) < min_cross || angle_between(&L[j], &L[k]) < min_cross) continue;
+                ic_point a, b;
+                if (!intersect(&L[k], &L[i], &a) || !intersect(&L[k], &L[j], &b)) continue;
+                if (a.x < -mx || a.x > wk->w + mx || a.y < -my || a.y > wk->h + my) continue;
+                if (b.x < -mx || b.x > wk->w + mx || b.y < -my || b.y > wk->h + my) continue;
+                double ta = major(&L[k], a), tb = major(&L[k], b);
+                if (ta > tb) { double t = ta; ta = tb; tb = t; }
+                double len = tb - ta;
+                if (len < 8) continue;
+                int32_t p, m;
+                support(&L[k], ta, tb, &p, &m);
+                double sup = (p > m ? p : m) / len;
+                if (sup < 0.3) continue;
+                double sc = len * (1.5 * sup - 0.5);
+                int32_t at = nk < IC_DET_CROSS_KEEP ? nk++ : IC_DET_CROSS_KEEP;
+                if (at == IC_DET_CROSS_KEEP) {
+                    if (sc <= keep_score[IC_DET_CROSS_KEEP - 1]) continue;
+                    at = IC_DET_CROSS_KEEP - 1;
+                }
+                while (at > 0 && keep_score[at - 1] < sc) { keep[at] = keep[at - 1]; keep_score[at] = keep_score[at - 1]; at--; }
+                keep[at] = k;
+                keep_score[at] = sc;
+            }
+            for (int32_t a = 0; a < nk; a++)
+                for (int32_t b = a + 1; b < nk; b++) {
+                    int32_t k = keep[a], l = keep[b];
+                    if (!opposite(wk, &L[k], &L[l])) continue;
+                    const int32_t sides[4] = {i, k, j, l};
+                    candidate c;
+                    if (!score_quad(wk, L, sides, min_area, &c)) continue;
+                    if (!found || c.score > best->score) { *best = c; found = 1; }
+                }
+        }
+    return found;
+}
+
+/* Refits each side of the winner to the edge pixels along its inner 84 % and intersects. */
+static void refine(const ic_det_work *wk, const line *L, const candidate *cand, ic_point out[4]) {
+    line side[4];
+    for (int i = 0; i < 4; i++) {
+        side[i] = L[cand->side[i]];
+        ic_point a = cand->corner[(i + 3) & 3], b = cand->corner[i];
+        double ta = major(&side[i], a), tb = major(&side[i], b);
+        if (ta > tb) { double t = ta; ta = tb; tb = t; }
+        double m = 0.08 * (tb - ta);
+        /* polarity relative to the line's normal: inward side is where the centroid is */
+        ic_point g = {(cand->corner[0].x + cand->corner[1].x + cand->corner[2].x + cand->corner[3].x) / 4,
+                      (cand->corner[0].y + cand->corner[1].y + cand->corner[2].y + cand->corner[3].y) / 4};
+        int inward_plus = side[i].cs * g.x + side[i].sn * g.y - side[i].c > 0;
+        int32_t pol = (inward_plus ? 1 : -1) * cand->polarity[i];
+        refit(wk, &side[i], 2, ta + m, tb - m, pol);
+    }
+    for (int i = 0; i < 4; i++) {
+        ic_point p;
+        if (!intersect(&side[i], &side[(i + 1) & 3], &p)) { memcpy(out, cand->corner, 4 * sizeof *out); return; }
+        out[i] = p;
+    }
+    /* keep the refinement only if it stays close (a bad fit must not throw the quad away) */
+    for (int i = 0; i < 4; i++)
+        if (fabs(out[i].x - cand->corner[i].x) > 4 || fabs(out[i].y - cand->corner[i].y) > 4) {
+            memcpy(out, cand->corner, 4 * sizeof *out);
+            return;
+        }
+}
+
+/* ---- driver ------------------------------------------------------------------------------- */
+
+ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch,
+                         size_t scratch_size, ic_page_detection *out) {
+    if (!image || !out || !scratch) return IC_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    ic_status st = ic_image_validate(image);
+    if (st != IC_OK) return st;
+    switch (image->format) {
+    case IC_FORMAT_GRAY8: case IC_FORMAT_RGB8: case IC_FORMAT_RGBA8: case IC_FORMAT_I420: case IC_FORMAT_NV12: break;
+    default: return IC_ERR_UNSUPPORTED;
+    }
+    int32_t work, w, h;
+    double min_area;
+    if ((st = check_options(options, &work, &min_area)) != IC_OK) return st;
+    ic__det_work_size(image->width, image->height, work, &w, &h);
+    size_t need = ic__det_layout(NULL, NULL, w, h, image->width);
+    if (scratch_size < need) return IC_ERR_BUFFER_TOO_SMALL;
+    uint8_t *base = (uint8_t *)(((uintptr_t)scratch + 15) & ~(uintptr_t)15);
+    ic_det_work wk;
+    ic__det_layout(&wk, base, w, h, image->width);
+    out->work_width = w;
+    out->work_height = h;
+    if (w < 16 || h < 16) return IC_OK; /* too small to hold a page: not found */
+
+    ic__det_reduce(image, &wk);
+    ic__det_edges(&wk);
+    line lines[IC_DET_MAX_PROFILED];
+    int32_t n = find_lines(&wk, lines);
+    candidate best;
+    if (n < 4 || !search(&wk, lines, n, min_area, &best) || best.confidence < 0.35) return IC_OK;
+
+    ic_point c[4];
+    refine(&wk, lines, &best, c);
+    const double sx = (double)image->width / w, sy = (double)image->height / h;
+    ic_point pts[4];
+    for (int i = 0; i < 4; i++) { pts[i].x = c[i].x * sx; pts[i].y = c[i].y * sy; }
+    ic_quad q;
+    if (ic_quad_order(pts, &q) != IC_OK) return IC_OK;
+    out->found = 1;
+    out->quad = q;
+    out->confidence = best.confidence;
+    return IC_OK;
+}

@@ -1,0 +1,77 @@
+/**
+ * @file imagecore/detect.h
+ * @brief Page detection: find the quadrilateral of a document page in a photo.
+ *
+ * Method (all on a small luma image, by default 512 px on the long side):
+ * 1. area-average reduction of the luma (RGBA/RGB are converted with 77 R + 150 G + 29 B;
+ *    I420/NV12 use their Y plane) to the working size, never enlarged;
+ * 2. a 5 x 5 binomial blur, Sobel gradients, non-maximum suppression along the gradient
+ *    ("Canny-lite") with an adaptive threshold, giving edge pixels with their direction;
+ * 3. a Hough transform in which every edge pixel votes only near its own gradient direction
+ *    (1 degree x 1 px bins), and the strongest well-separated lines (at most 24), each
+ *    refitted by least squares to the edge pixels near it;
+ * 4. every pair of roughly opposite lines with every other such pair forms a candidate
+ *    quadrilateral; each side is scored by the share of its length supported by edge
+ *    pixels of one consistent polarity, sides that run on past a corner are penalised, and
+ *    the best convex candidate that covers at least `min_area` of the image wins;
+ * 5. its sides are refitted to the edge pixels along them (total least squares) and
+ *    intersected; corners are scaled back to source coordinates.
+ * "Not found" is a result (`found == 0`), not an error. Accuracy is that of the working
+ * image (sub-pixel line fits there); no full-resolution refinement is done.
+ *
+ * Memory: the C core does not allocate. The caller passes scratch memory of at least
+ * ::ic_detect_scratch_size bytes (about 1.6 MB at the default working size of 512: the
+ * working image, its gradient magnitude and direction, the Hough accumulator and the line
+ * profiles). Detection runs on the calling thread.
+ *
+ * Part of the ImageCore C API (included by imagecore.h).
+ */
+#ifndef IMAGECORE_DETECT_H
+#define IMAGECORE_DETECT_H
+
+#include "../imagecore.h"
+#include "geometry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Options of ::ic_detect_page; zero fields take the defaults. */
+typedef struct ic_detect_options {
+    int32_t work_size; /**< Long side of the working image, 64..1024; 0 = 512. */
+    double min_area;   /**< Smallest page area as a fraction of the image, (0, 1); 0 = 0.08. */
+} ic_detect_options;
+
+/** What ::ic_detect_page found. */
+typedef struct ic_page_detection {
+    int32_t found;      /**< 1 when a page was found, 0 otherwise ("not found"). */
+    ic_quad quad;       /**< Corners in source pixel coordinates, clockwise from the top-left
+                             (smallest x + y); valid when found. */
+    double confidence;  /**< 0..1: the share of the sides' length supported by edges,
+                             reduced for sides that run on past a corner. */
+    int32_t work_width; /**< The working image's size (for diagnostics). */
+    int32_t work_height;
+} ic_page_detection;
+
+/**
+ * Bytes of scratch memory ::ic_detect_page needs for a `width` x `height` image.
+ * @return IC_ERR_INVALID_ARGUMENT for sizes < 1, bad options or a null `bytes`;
+ *         IC_ERR_TOO_LARGE above ::IC_MAX_DIMENSION.
+ */
+ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options,
+                                 size_t *bytes);
+
+/**
+ * Finds the page in `image` (GRAY8, RGB8, RGBA8, I420 or NV12). `options` may be NULL.
+ * `scratch` must hold ::ic_detect_scratch_size bytes (any alignment).
+ * @return IC_OK with `out->found` 0 or 1; IC_ERR_INVALID_ARGUMENT for bad descriptors,
+ *         options or pointers; IC_ERR_BUFFER_TOO_SMALL when `scratch_size` is too small.
+ */
+ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch,
+                         size_t scratch_size, ic_page_detection *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* IMAGECORE_DETECT_H */

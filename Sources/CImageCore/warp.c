@@ -1,0 +1,286 @@
+/* Perspective warp and rectification: the driver and the scalar reference row kernels.
+ *
+ * Schedule (apart from the arithmetic, which lives in the row kernels): the destination is
+ * cut into tiles of IC_WARP_TILE_W x IC_WARP_TILE_H pixels; a parallel band is one row of
+ * tiles. Inside a tile each row segment is one "span": its first pixel's homogeneous source
+ * coordinates are computed afresh in double from the matrix (re-anchoring, so no error
+ * accumulates along a row), then the kernel steps them incrementally. Tiles keep the source
+ * footprint small when the mapping rotates the image (e.g. an orientation of 90 degrees
+ * turns destination rows into source columns). */
+#include "warp_internal.h"
+
+#include <string.h>
+
+enum { IC_WARP_TILE_W = 512, IC_WARP_TILE_H = 64 };
+
+/* ---- scalar reference kernels ---------------------------------------------------- */
+
+static inline int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static inline uint8_t round_u8(double v) {
+    if (!(v > 0)) return 0;
+    if (v >= 255) return 255;
+    return (uint8_t)(v + 0.5);
+}
+
+/* Source position of pixel k of a span, or 0 when it is outside (fill). */
+static inline int span_point(const ic_warp_plane *p, const ic_warp_span *s, int32_t k,
+                             double *sx, double *sy) {
+    double w = s->w + k * s->dw;
+    if (!(w > 0)) return 0;
+    double x = (s->u + k * s->du) / w, y = (s->v + k * s->dv) / w;
+    if (!(x >= 0 && x <= p->sw && y >= 0 && y <= p->sh)) return 0;
+    *sx = x;
+    *sy = y;
+    return 1;
+}
+
+void ic_warp_bilinear_row_c(const ic_warp_plane *p, const ic_warp_span *s, uint8_t *dst,
+                            int32_t n) {
+    const int32_t ch = p->channels;
+    for (int32_t k = 0; k < n; k++, dst += ch) {
+        double sx, sy;
+        if (!span_point(p, s, k, &sx, &sy)) {
+            memcpy(dst, p->fill, (size_t)ch);
+            continue;
+        }
+        double X = sx - 0.5, Y = sy - 0.5;
+        double fx0 = floor(X), fy0 = floor(Y);
+        double fx = X - fx0, fy = Y - fy0;
+        int32_t x0 = (int32_t)fx0, y0 = (int32_t)fy0;
+        int32_t xa = clampi(x0, 0, p->sw - 1), xb = clampi(x0 + 1, 0, p->sw - 1);
+        int32_t ya = clampi(y0, 0, p->sh - 1), yb = clampi(y0 + 1, 0, p->sh - 1);
+        const uint8_t *ra = p->src + (size_t)ya * p->src_stride;
+        const uint8_t *rb = p->src + (size_t)yb * p->src_stride;
+        for (int32_t c = 0; c < ch; c++) {
+            double t = ra[xa * ch + c] + fx * (ra[xb * ch + c] - ra[xa * ch + c]);
+            double b = rb[xa * ch + c] + fx * (rb[xb * ch + c] - rb[xa * ch + c]);
+            dst[c] = round_u8(t + fy * (b - t));
+        }
+    }
+}
+
+void ic_warp_bicubic_row_c(const ic_warp_plane *p, const ic_warp_span *s, uint8_t *dst,
+                           int32_t n) {
+    const int32_t ch = p->channels;
+    for (int32_t k = 0; k < n; k++, dst += ch) {
+        double sx, sy;
+        if (!span_point(p, s, k, &sx, &sy)) {
+            memcpy(dst, p->fill, (size_t)ch);
+            continue;
+        }
+        double X = sx - 0.5, Y = sy - 0.5;
+        double fx0 = floor(X), fy0 = floor(Y);
+        double wx[4], wy[4];
+        ic__catmull_rom(X - fx0, wx);
+        ic__catmull_rom(Y - fy0, wy);
+        int32_t x0 = (int32_t)fx0, y0 = (int32_t)fy0;
+        int32_t xs[4];
+        const uint8_t *rows[4];
+        for (int i = 0; i < 4; i++) {
+            xs[i] = clampi(x0 - 1 + i, 0, p->sw - 1) * ch;
+            rows[i] = p->src + (size_t)clampi(y0 - 1 + i, 0, p->sh - 1) * p->src_stride;
+        }
+        for (int32_t c = 0; c < ch; c++) {
+            double acc = 0;
+            for (int j = 0; j < 4; j++) {
+                const uint8_t *r = rows[j] + c;
+                acc += wy[j] * (wx[0] * r[xs[0]] + wx[1] * r[xs[1]] + wx[2] * r[xs[2]] +
+                                wx[3] * r[xs[3]]);
+            }
+            dst[c] = round_u8(acc);
+        }
+    }
+}
+
+/* ---- driver ------------------------------------------------------------------------ */
+
+typedef struct warp_job {
+    ic_warp_plane plane;
+    ic_warp_row_fn row;
+    int32_t tiles_x;
+} warp_job;
+
+static void warp_bands(void *ctx, int64_t begin, int64_t end) {
+    const warp_job *j = (const warp_job *)ctx;
+    const ic_warp_plane *p = &j->plane;
+    const double *m = p->m;
+    const size_t px = (size_t)p->channels;
+    for (int64_t band = begin; band < end; band++) {
+        int32_t y0 = (int32_t)band * IC_WARP_TILE_H;
+        int32_t y1 = y0 + IC_WARP_TILE_H < p->dh ? y0 + IC_WARP_TILE_H : p->dh;
+        for (int32_t tx = 0; tx < j->tiles_x; tx++) {
+            int32_t x0 = tx * IC_WARP_TILE_W;
+            int32_t n = p->dw - x0 < IC_WARP_TILE_W ? p->dw - x0 : IC_WARP_TILE_W;
+            double cx = x0 + 0.5;
+            for (int32_t y = y0; y < y1; y++) {
+                double cy = y + 0.5;
+                ic_warp_span s = {m[0] * cx + m[1] * cy + m[2], m[3] * cx + m[4] * cy + m[5],
+                                  m[6] * cx + m[7] * cy + m[8], m[0], m[3], m[6]};
+                j->row(p, &s, p->dst + (size_t)y * p->dst_stride + (size_t)x0 * px, n);
+            }
+        }
+    }
+}
+
+static int avx2_ok(const ic_warp_plane *p) {
+    uint64_t extent = (uint64_t)p->src_stride * (uint64_t)(p->sh - 1) +
+                      (uint64_t)p->sw * (uint64_t)p->channels;
+    return p->sw >= 4 && p->sh >= 4 && extent < ((uint64_t)1 << 31) - 64;
+}
+
+static ic_warp_row_fn pick_row(const ic_warp_plane *p, uint32_t features) {
+#if IC_X86
+    if ((features & IC_CPU_AVX2) && avx2_ok(p)) {
+        switch (p->channels) {
+        case 1: return p->bicubic ? ic_warp_bicubic_gray_row_avx2 : ic_warp_bilinear_gray_row_avx2;
+        case 2: return p->bicubic ? ic_warp_bicubic_uv_row_avx2 : ic_warp_bilinear_uv_row_avx2;
+        case 4: return p->bicubic ? ic_warp_bicubic_rgba_row_avx2 : ic_warp_bilinear_rgba_row_avx2;
+        default: break;
+        }
+    }
+#else
+    (void)features;
+#endif
+    return p->bicubic ? ic_warp_bicubic_row_c : ic_warp_bilinear_row_c;
+}
+
+static ic_status warp_plane(ic_warp_plane *p, uint32_t features) {
+    warp_job j;
+    j.plane = *p;
+    j.row = pick_row(p, features);
+    j.tiles_x = (p->dw + IC_WARP_TILE_W - 1) / IC_WARP_TILE_W;
+    int64_t bands = ((int64_t)p->dh + IC_WARP_TILE_H - 1) / IC_WARP_TILE_H;
+    return ic_parallel_for(bands, 1, warp_bands, &j);
+}
+
+ic_warp_options ic_warp_options_default(ic_format format) {
+    ic_warp_options o;
+    memset(&o, 0, sizeof o);
+    o.interpolation = IC_INTERPOLATION_BILINEAR;
+    if (format == IC_FORMAT_RGBA8) o.fill[3] = 255;
+    if (format == IC_FORMAT_I420 || format == IC_FORMAT_NV12) o.fill[1] = o.fill[2] = 128;
+    return o;
+}
+
+static int finite_matrix(const double m[9]) {
+    for (int i = 0; i < 9; i++)
+        if (!isfinite(m[i])) return 0;
+    return 1;
+}
+
+/* Regions [a, a + ea) and [b, b + eb) overlap? */
+static int overlaps(const uint8_t *a, uint64_t ea, const uint8_t *b, uint64_t eb) {
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + eb && y < x + ea;
+}
+
+static uint64_t plane_extent(const ic_image *im, int32_t plane) {
+    size_t rb = ic__row_bytes(im->format, im->width, plane);
+    int32_t rows = ic__plane_rows(im->format, im->height, plane);
+    return (uint64_t)im->planes[plane].stride * (uint64_t)(rows - 1) + rb;
+}
+
+ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homography *h,
+                              const ic_warp_options *options) {
+    if (!src || !dst || !h) return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_image_validate(src);
+    if (st != IC_OK) return st;
+    if ((st = ic_image_validate(dst)) != IC_OK) return st;
+    const ic_format f = src->format;
+    if (dst->format != f) return IC_ERR_UNSUPPORTED;
+    if (f != IC_FORMAT_GRAY8 && f != IC_FORMAT_RGBA8 && f != IC_FORMAT_I420 && f != IC_FORMAT_NV12)
+        return IC_ERR_UNSUPPORTED;
+    ic_warp_options opt = options ? *options : ic_warp_options_default(f);
+    if (opt.interpolation != IC_INTERPOLATION_BILINEAR && opt.interpolation != IC_INTERPOLATION_BICUBIC)
+        return IC_ERR_INVALID_ARGUMENT;
+    if (!finite_matrix(h->m)) return IC_ERR_INVALID_ARGUMENT;
+    const int32_t planes = ic_format_plane_count(f);
+    for (int32_t a = 0; a < planes; a++)
+        for (int32_t b = 0; b < planes; b++)
+            if (overlaps(src->planes[a].data, plane_extent(src, a), dst->planes[b].data,
+                         plane_extent(dst, b)))
+                return IC_ERR_INVALID_ARGUMENT;
+
+    double m[9];
+    memcpy(m, h->m, sizeof m);
+    /* The warp only evaluates the map forwards, so any finite matrix is usable (a singular
+     * one gives a degenerate but well-defined picture); only the zero matrix is refused. */
+    {
+        int nonzero = 0;
+        for (int i = 0; i < 9; i++) nonzero |= m[i] != 0;
+        if (!nonzero) return IC_ERR_INVALID_ARGUMENT;
+    }
+    /* Sign: w > 0 at the destination's centre (else at the first corner where w != 0). */
+    {
+        const double pts[5][2] = {{dst->width / 2.0, dst->height / 2.0}, {0, 0}, {dst->width, 0},
+                                  {0, dst->height}, {dst->width, dst->height}};
+        for (int i = 0; i < 5; i++) {
+            double w = m[6] * pts[i][0] + m[7] * pts[i][1] + m[8];
+            if (w != 0) {
+                if (w < 0)
+                    for (int k = 0; k < 9; k++) m[k] = -m[k];
+                break;
+            }
+        }
+    }
+    const uint32_t features = ic_cpu_features();
+    for (int32_t pl = 0; pl < planes; pl++) {
+        ic_warp_plane p;
+        memset(&p, 0, sizeof p);
+        p.src = src->planes[pl].data;
+        p.src_stride = src->planes[pl].stride;
+        p.dst = dst->planes[pl].data;
+        p.dst_stride = dst->planes[pl].stride;
+        p.bicubic = opt.interpolation == IC_INTERPOLATION_BICUBIC;
+        memcpy(p.m, m, sizeof m);
+        if (pl == 0) {
+            p.sw = src->width; p.sh = src->height; p.dw = dst->width; p.dh = dst->height;
+            p.channels = f == IC_FORMAT_RGBA8 ? 4 : 1;
+            memcpy(p.fill, opt.fill, 4);
+        } else {
+            p.sw = (src->width + 1) / 2; p.sh = (src->height + 1) / 2;
+            p.dw = (dst->width + 1) / 2; p.dh = (dst->height + 1) / 2;
+            p.channels = f == IC_FORMAT_NV12 ? 2 : 1;
+            if (f == IC_FORMAT_NV12) { p.fill[0] = opt.fill[1]; p.fill[1] = opt.fill[2]; }
+            else p.fill[0] = opt.fill[pl];
+            /* Chroma coordinate c is luma coordinate 2c: M_c = S M S^-1, S = diag(1/2, 1/2, 1):
+             * the top two rows' translation halves, the bottom row's linear part doubles. */
+            p.m[2] *= 0.5; p.m[5] *= 0.5;
+            p.m[6] *= 2.0; p.m[7] *= 2.0;
+        }
+        st = warp_plane(&p, features);
+        if (st != IC_OK) return st;
+    }
+    return IC_OK;
+}
+
+ic_status ic_rectify_homography(const ic_quad *quad, int32_t width, int32_t height,
+                                int32_t orientation, ic_homography *out) {
+    if (!quad || !out || width < 1 || height < 1 || orientation < 1 || orientation > 8)
+        return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_quad_validate(quad, 0, 0, NULL);
+    if (st != IC_OK) return st;
+    const ic_point rect[4] = {{0, 0}, {width, 0}, {width, height}, {0, height}};
+    ic_homography page, orient;
+    if ((st = ic_homography_from_points(rect, quad->corners, &page)) != IC_OK) return st;
+    if ((st = ic_orientation_homography(orientation, width, height, &orient)) != IC_OK) return st;
+    return ic_homography_multiply(&page, &orient, out);
+}
+
+ic_status ic_rectify(const ic_image *src, const ic_quad *quad, int32_t orientation, ic_image *dst,
+                     const ic_warp_options *options) {
+    if (!src || !quad || !dst) return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_image_validate(src);
+    if (st != IC_OK) return st;
+    if ((st = ic_image_validate(dst)) != IC_OK) return st;
+    if (orientation < 1 || orientation > 8) return IC_ERR_INVALID_ARGUMENT;
+    if ((st = ic_quad_validate(quad, src->width, src->height, NULL)) != IC_OK) return st;
+    int32_t w = orientation >= 5 ? dst->height : dst->width;
+    int32_t h = orientation >= 5 ? dst->width : dst->height;
+    ic_homography m;
+    if ((st = ic_rectify_homography(quad, w, h, orientation, &m)) != IC_OK) return st;
+    return ic_warp_perspective(src, dst, &m, options);
+}

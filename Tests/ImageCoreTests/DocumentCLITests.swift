@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import ImageCore
+import ImageCoreSynthetic
+
+/// `imagecore detect`, `rectify` and `enhance` (the executable built beside the tests).
+@Suite("imagecore document commands")
+struct DocumentCLITests {
+    static func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-doc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// A composite photo written as PGM (and as raw NV12 with neutral chroma), and its page.
+    static func composite(_ dir: URL) throws -> (pgm: String, yuv: String, quad: Quad, width: Int, height: Int) {
+        let bg = try DetectTests.load("background-storm.pgm")
+        let sample = try DocumentComposite.compose(page: try DocumentComposite.renderPage(width: 420, height: 594, seed: 5), background: bg, seed: 77)
+        let pgm = dir.appendingPathComponent("photo.pgm").path, yuv = dir.appendingPathComponent("photo.yuv").path
+        try PNM.write(sample.image, path: pgm)
+        let w = sample.image.width, h = sample.image.height
+        var nv12 = try PixelBuffer(width: w, height: h, format: .nv12)
+        try nv12.fill([0, 128, 128])
+        let gs = sample.image.plane(0).stride, ys = nv12.plane(0).stride
+        sample.image.withPlane(0) { g in nv12.withMutablePlane(0) { d in for y in 0..<h { for x in 0..<w { d[y * ys + x] = g[y * gs + x] } } } }
+        try RawYUV.write(nv12, path: yuv)
+        return (pgm, yuv, sample.quad, w, h)
+    }
+
+    @Test("detect prints the corners (text and JSON), also from raw NV12")
+    func detect() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let c = try Self.composite(dir)
+        let text = try CLITests.run(["detect", c.pgm])
+        #expect(text.status == 0, "\(text.stderr)")
+        let pairs = text.stdout.split(separator: "\n")[0].split(separator: " ").map { $0.split(separator: ",").map { Double($0)! } }
+        #expect(pairs.count == 4)
+        let found = Quad(pairs.map { Point(x: $0[0], y: $0[1]) })
+        let diag = Double(c.width * c.width + c.height * c.height).squareRoot()
+        #expect(DocumentComposite.cornerError(found, c.quad) <= 0.015 * diag)
+        let json = try CLITests.run(["detect", c.pgm, "--json"])
+        let obj = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect(obj["found"] as? Bool == true && (obj["corners"] as? [[Double]])?.count == 4 && obj["width"] as? Int == c.width)
+        let raw = try CLITests.run(["detect", c.yuv, "--size", "\(c.width)x\(c.height)", "--layout", "nv12"])
+        #expect(raw.status == 0 && raw.stdout == text.stdout, "\(raw.stderr)")
+        var flat = try PixelBuffer(width: 64, height: 48, format: .gray8)
+        try flat.fill([90])
+        let flatPath = dir.appendingPathComponent("flat.pgm").path
+        try PNM.write(flat, path: flatPath)
+        let none = try CLITests.run(["detect", flatPath, "--json"])
+        #expect(none.status == 0 && none.stdout.contains("\"found\": false"))
+    }
+
+    @Test("rectify writes the requested size and orientation; enhance writes the mode")
+    func rectifyEnhance() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let c = try Self.composite(dir)
+        let corners = c.quad.corners.flatMap { [$0.x, $0.y] }.map { String(format: "%.3f", $0) }.joined(separator: ",")
+        let out = dir.appendingPathComponent("page.pgm").path
+        var r = try CLITests.run(["rectify", c.pgm, out, "--corners", corners, "--size", "200x283", "--interpolation", "bicubic"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var hdr = try PNM.readHeader(path: out)
+        #expect(hdr.width == 200 && hdr.height == 283)
+        r = try CLITests.run(["rectify", c.pgm, out, "--corners", corners, "--paper", "a5", "--dpi", "50"])
+        hdr = try PNM.readHeader(path: out)
+        #expect(r.status == 0 && hdr.width == 291 && hdr.height == 413, "\(r.stderr)")
+        r = try CLITests.run(["rectify", c.pgm, out, "--corners", corners, "--paper", "a5", "--dpi", "50", "--orientation", "6"])
+        hdr = try PNM.readHeader(path: out)
+        #expect(r.status == 0 && hdr.width == 413 && hdr.height == 291, "\(r.stderr)")
+        // without corners the page is detected; raw NV12 in and out
+        let yuvOut = dir.appendingPathComponent("page.yuv").path
+        r = try CLITests.run(["rectify", c.yuv, yuvOut, "--input-size", "\(c.width)x\(c.height)", "--layout", "nv12", "--long-side", "300"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = (try FileManager.default.attributesOfItem(atPath: yuvOut)[.size] as? Int) ?? 0
+        // a page is taller than wide here: 300 high, the width from the aspect ratio
+        #expect((1...300).contains { RawYUV.fileSize(width: $0, height: 300) == size }, "\(size) bytes")
+        // enhance: bw gives only black and white
+        let bw = dir.appendingPathComponent("bw.pgm").path
+        r = try CLITests.run(["enhance", out, bw, "--mode", "bw"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let img = try PNM.read(path: bw)
+        let g = img.plane(0)
+        let binary = img.withPlane(0) { s in (0..<g.rows).allSatisfy { y in (0..<g.rowBytes).allSatisfy { s[y * g.stride + $0] == 0 || s[y * g.stride + $0] == 255 } } }
+        #expect(binary)
+        r = try CLITests.run(["enhance", out, dir.appendingPathComponent("c.ppm").path, "--mode", "color"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let magic = try PNM.readHeader(path: dir.appendingPathComponent("c.ppm").path).magic
+        #expect(magic == "P6")
+    }
+
+    @Test("errors: one line on stderr, non-zero exit, nothing on stdout")
+    func errors() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let c = try Self.composite(dir)
+        let o = dir.appendingPathComponent("o.pgm").path
+        let jpeg = dir.appendingPathComponent("x.jpg").path
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0]).write(to: URL(fileURLWithPath: jpeg))
+        let cases: [[String]] = [
+            ["rectify", c.pgm, o, "--corners", "1,2,3"],
+            ["rectify", c.pgm, o, "--corners", "0,0,100,0,10,10,0,100"], // not convex
+            ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--paper", "a4"],
+            ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--orientation", "9"],
+            ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--interpolation", "nearest"],
+            ["rectify", c.pgm, dir.appendingPathComponent("o.bmp").path, "--corners", "0,0,100,0,100,100,0,100"],
+            ["enhance", c.pgm, o, "--mode", "sepia"],
+            ["detect", jpeg],
+            ["detect", c.yuv],
+            ["detect", c.yuv, "--size", "10x10", "--layout", "nv12"],
+            ["detect", "/nonexistent.pgm"],
+        ]
+        for args in cases {
+            let r = try CLITests.run(args)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+            #expect(r.stdout.isEmpty, "\(args): \(r.stdout)")
+        }
+        let notConvex = try CLITests.run(["rectify", c.pgm, o, "--corners", "0,0,100,0,10,10,0,100"])
+        #expect(notConvex.stderr.contains("not convex"))
+    }
+}
