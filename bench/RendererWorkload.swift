@@ -15,12 +15,9 @@ struct RendererBenchCodec: Sendable {
     var decoder: any ThumbnailDecoder
     var encode: @Sendable (borrowing PixelBuffer) throws(ImageError) -> [UInt8]
 
-    /// The codec of this build. The bench never runs the renderer on a stand-in decoder:
-    /// until the JPEG codec is in the build this is nil and the workload refuses to run.
-    ///
-    /// After merging the codec (issue 3) and the resize kernel (issue 4), set it to
-    /// `RendererBenchCodec(decoder: JPEGThumbnailDecoder(), encode: { (image) throws(ImageError) in try JPEG.encode(image) })`.
-    static let available: RendererBenchCodec? = nil
+    /// The codec of this build: ImageCore's JPEG thumbnail decoder and encoder.
+    static let available: RendererBenchCodec? = RendererBenchCodec(
+        decoder: JPEGThumbnailDecoder(), encode: { (image) throws(ImageError) in try JPEG.encode(image) })
 }
 
 /// Thrown by a workload that this build cannot run. When every workload runs (no names

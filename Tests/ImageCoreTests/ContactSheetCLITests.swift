@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import ImageCore
+import ImageCoreSynthetic
+
+@Suite("imagecore contact-sheet")
+struct ContactSheetCLITests {
+    @Test("a grid of the folder's JPEGs; a corrupt file gets one stderr line and a non-zero exit")
+    func sheet() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-sheet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (i, (w, h)) in [(320, 200), (150, 300), (64, 64)].enumerated() {
+            let photo = try SyntheticImage.photo(width: w, height: h, seed: UInt32(i + 1))
+            try Data(try JPEG.encode(photo)).write(to: dir.appendingPathComponent("p\(i).jpg"))
+        }
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: dir.appendingPathComponent("z-broken.jpg"))
+        try Data("not a photo".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        let out = dir.appendingPathComponent("sheet.jpg").path
+        let r = try CLITests.run(["contact-sheet", dir.path, out, "--columns", "2", "--size", "100"])
+        #expect(r.status != 0)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("z-broken.jpg"), "\(r.stderr)")
+        // 4 JPEG files → 2 columns × 2 rows of (100 + 8) px cells, plus the outer margin.
+        let sheet = try JPEG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: out))), format: .rgb8)
+        #expect(sheet.width == 2 * 108 + 8 && sheet.height == 2 * 108 + 8)
+        // The first cell holds the 320x200 photo scaled to 100x63, centred: its centre is not background.
+        let centre = sheet.withPlane(0) { s in Int(s[(8 + 50) * sheet.plane(0).stride + (8 + 50) * 3]) }
+        let corner = sheet.withPlane(0) { s in Int(s[(8 + 2) * sheet.plane(0).stride + (8 + 50) * 3]) }
+        #expect(abs(corner - 32) <= 3, "cell margin is background")
+        #expect(abs(centre - 32) > 3, "cell centre shows the photo")
+    }
+}
+
+@Suite("JPEGThumbnailDecoder")
+struct JPEGThumbnailDecoderTests {
+    @Test("long side within the bound, EXIF orientation applied, close to decode-full-then-resize")
+    func decoder() throws {
+        let photo = try SyntheticImage.photo(width: 640, height: 480, seed: 5)
+        let jpeg = try JPEG.encode(photo, options: .init(quality: 95, orientation: .right))
+        let thumb = try JPEGThumbnailDecoder().thumbnail(from: jpeg.span.bytes, maxPixelSize: 100)
+        // Orientation 6 turns 640x480 into a 480x640 display: 75x100 at 100 px.
+        #expect(thumb.width == 75 && thumb.height == 100 && thumb.orientation == .up && thumb.format == .rgba8)
+        // Reference: full decode, Lanczos-3 to 100x75, then rotate; PSNR over RGB.
+        let full = try JPEG.decode(jpeg, format: .rgba8)
+        let reference = try full.resized(width: 100, height: 75).upright()
+        var se = 0.0, n = 0.0
+        thumb.withPlane(0) { a in reference.withPlane(0) { b in
+            for y in 0..<100 { for x in 0..<75 { for c in 0..<3 {
+                let d = Double(a[y * thumb.plane(0).stride + 4 * x + c]) - Double(b[y * reference.plane(0).stride + 4 * x + c])
+                se += d * d; n += 1
+            } } }
+        } }
+        let psnr = 10 * log10(255 * 255 / max(se / n, 1e-9))
+        #expect(psnr > 30, "PSNR \(psnr) dB")
+        do { _ = try JPEGThumbnailDecoder().thumbnail(from: [UInt8](repeating: 7, count: 40).span.bytes, maxPixelSize: 100); Issue.record("garbage accepted") }
+        catch { #expect(error.code == .corruptData) }
+    }
+}
