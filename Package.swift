@@ -39,6 +39,7 @@ let package = Package(
             ],
             linkerSettings: [
                 .linkedLibrary("omp5", .when(platforms: [.linux])),
+                .linkedLibrary("m", .when(platforms: [.linux])),
                 .linkedLibrary("turbojpeg"),
                 .linkedLibrary("jpeg"),
             ]
