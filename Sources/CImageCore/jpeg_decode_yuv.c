@@ -90,23 +90,8 @@ static ic_status emit(yuv_job *j, int32_t y0, int in_place) {
                 const int32_t ra = j->rv == 2 ? sq - y0 / 2 : 2 * sq - y0;
                 const int32_t rb = j->rv == 2 ? ra : (2 * sq + 1 < j->H ? 2 * sq + 1 : j->H - 1) - y0;
                 for (int c = 1; c <= 2; c++) {
-                    const uint8_t *a = j->buf[c] + (size_t)ra * j->iw[c];
-                    const uint8_t *b = j->buf[c] + (size_t)rb * j->iw[c];
-                    uint8_t *out = c == 1 ? j->tmp_u : j->tmp_v;
-                    for (int32_t i = 0; i < cw; i++) {
-                        const int32_t x = cx + i; /* 4:2:0 column */
-                        uint32_t sum;
-                        if (j->rh == 1) { /* full-width chroma: columns 2x, 2x+1 (edge clamped) */
-                            const int32_t x0 = 2 * x, x1 = 2 * x + 1 < j->W ? 2 * x + 1 : j->W - 1;
-                            /* 4:4:4 averages 2x2; 4:4:0 has a == b, so this is the pair mean. */
-                            sum = (uint32_t)a[x0] + a[x1] + b[x0] + b[x1];
-                            out[i] = (uint8_t)((sum + 2) >> 2);
-                        } else { /* rh 2: same column; rh 4: every column twice */
-                            const int32_t xs = j->rh == 2 ? x : x / 2;
-                            sum = (uint32_t)a[xs] + b[xs];
-                            out[i] = (uint8_t)((sum + 1) >> 1);
-                        }
-                    }
+                    ic_jpeg_chroma420_row_c(j->buf[c] + (size_t)ra * j->iw[c], j->buf[c] + (size_t)rb * j->iw[c],
+                                            c == 1 ? j->tmp_u : j->tmp_v, cx, cw, j->rh, j->W);
                 }
                 u = j->tmp_u;
                 v = j->tmp_v;

@@ -100,6 +100,12 @@ typedef void (*ic_uv_split_fn)(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t
 IC_INTERNAL ic_uv_row_fn ic__jpeg_pick_interleave(void);
 IC_INTERNAL ic_uv_split_fn ic__jpeg_pick_deinterleave(void);
 
+/* One 4:2:0 chroma row, columns [x0, x0 + n), from chroma rows a and b sampled at 1/rh of the
+ * luma width `width` (rh 1, 2 or 4): the rounded mean of the samples the 2x2 luma block covers;
+ * at an odd right edge the last sample counts twice. */
+IC_INTERNAL void ic_jpeg_chroma420_row_c(const uint8_t *a, const uint8_t *b, uint8_t *out, int32_t x0,
+                                         int32_t n, int rh, int32_t width);
+
 /* CMYK (libjpeg's JCS_CMYK output) to RGB8 / RGBA8 / GRAY8; `inverted` = Adobe storage. */
 IC_INTERNAL void ic_jpeg_cmyk_row_c(const uint8_t *cmyk, uint8_t *dst, size_t n, int channels,
                                     int inverted);

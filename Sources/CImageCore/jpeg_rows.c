@@ -96,6 +96,28 @@ ic_uv_split_fn ic__jpeg_pick_deinterleave(void) {
     return ic_jpeg_deinterleave_uv_row_c;
 }
 
+/* ---- chroma to 4:2:0 -------------------------------------------------------------------- */
+
+void ic_jpeg_chroma420_row_c(const uint8_t *a, const uint8_t *b, uint8_t *out, int32_t x0, int32_t n,
+                             int rh, int32_t width) {
+    if (rh == 2) { /* 4:2:2: the samples are already at 4:2:0 columns */
+        for (int32_t i = 0; i < n; i++) out[i] = (uint8_t)((a[x0 + i] + b[x0 + i] + 1) >> 1);
+    } else if (rh == 4) { /* 4:1:1: each sample covers two 4:2:0 columns */
+        for (int32_t i = 0; i < n; i++) out[i] = (uint8_t)((a[(x0 + i) / 2] + b[(x0 + i) / 2] + 1) >> 1);
+    } else { /* full-width chroma: 2x2 (4:4:4; for 4:4:0 a == b, the pair mean) */
+        int32_t full = n;
+        if (2 * (x0 + n - 1) + 1 >= width) full = n - 1; /* odd width: the last pair is one sample */
+        for (int32_t i = 0; i < full; i++) {
+            const int32_t x = 2 * (x0 + i);
+            out[i] = (uint8_t)((a[x] + a[x + 1] + b[x] + b[x + 1] + 2) >> 2);
+        }
+        if (full < n) {
+            const int32_t x = 2 * (x0 + full);
+            out[full] = (uint8_t)((2 * a[x] + 2 * b[x] + 2) >> 2);
+        }
+    }
+}
+
 /* ---- CMYK ---------------------------------------------------------------------------- */
 
 /* round(x / 255) for 0 <= x <= 255 * 255, exactly (no ties: 255 is odd). */
