@@ -28,16 +28,17 @@ import reference as ref  # noqa: E402
 # reported as "not implemented", never faked.
 IC_WORKLOADS = {
     "W1": "thumbnail", "W2": "scan-color", "W3-rgba-i420": "rgba-i420", "W3-rgba-nv12": "rgba-nv12",
-    "W3-i420-rgba": "i420-rgba", "W3-nv12-rgba": "nv12-rgba", "W4-lanczos3": "resize-lanczos3",
-    "W4-area": "resize-triangle", "W5": "warp-bilinear", "W6": "laplacian-score", "W7": "burst",
-    "R-rgba": "rotate90-rgba", "R-nv12": "rotate90-nv12", "J-decode": "decode-rgba", "J-encode": "encode-rgba",
+    "W3-i420-rgba": "i420-rgba", "W3-nv12-rgba": "nv12-rgba", "W4-lanczos3": "lanczos",
+    "W4-area": "triangle", "W5": "warp-rgba-bilinear", "W6": "laplacian", "W7": "burst",
+    "R-rgba": "rotate90-rgba", "R-nv12": "rotate90-nv12", "J-decode": "jpeg-decode-rgba",
+    "J-encode": "jpeg-encode-rgba-q85",
 }
 
 DESCRIPTIONS = {
     "W1": "JPEG → 256 px thumbnail", "W2": "scanner: warp to A4 @150 dpi + encode",
     "W3-rgba-i420": "RGBA → I420", "W3-rgba-nv12": "RGBA → NV12", "W3-i420-rgba": "I420 → RGBA",
     "W3-nv12-rgba": "NV12 → RGBA", "W4-lanczos3": "resize RGBA → 1024 wide, Lanczos-3",
-    "W4-area": "resize RGBA → 1024 wide, area / triangle", "W5": "perspective warp → A4 @300 dpi, bilinear",
+    "W4-area": "resize RGBA → 1024 wide, area (peers) / triangle (ImageCore)", "W5": "perspective warp → A4 @300 dpi, bilinear",
     "W6": "Laplacian score, gray", "W7": "burst of 8 → sharpest", "R-rgba": "rotate 90° RGBA",
     "R-nv12": "rotate 90° NV12", "J-decode": "JPEG decode → RGBA", "J-encode": "JPEG encode RGBA q85",
 }
@@ -214,10 +215,60 @@ def run_image(jpg, bindir, reps):
         burst.append(p)
     r.try_peer("W7", "OpenCV ¼ gray decode + filter2D", lambda: peers.opencv_burst(burst),
                lambda best: "picked frame 0" if best == 0 else f"WRONG: picked frame {best}")
-    return r.rows, (w, h)
+    r.ic_quality = imagecore_quality(bindir, rgba, refs, yuv_err, rgb_err, ydir, {"W4-lanczos3": lz3, "W4-area": ref.resize(rgba[..., :3], 1024, oh, "triangle")})
+    return r.rows, (w, h), r.ic_quality
 
 
-def attach_imagecore(rows, ic, listed):
+def read_pnm(path):
+    """Binary P5/P6/P7 (maxval 255) -> array (h, w, c)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"P7":
+        end = data.index(b"ENDHDR\n") + 7
+        fields = dict(line.split(" ", 1) for line in data[3:end - 7].decode().splitlines() if " " in line)
+        w, h, c = int(fields["WIDTH"]), int(fields["HEIGHT"]), int(fields["DEPTH"])
+    else:
+        parts, pos = [], 2
+        while len(parts) < 3:
+            while data[pos:pos + 1].isspace():
+                pos += 1
+            start = pos
+            while not data[pos:pos + 1].isspace():
+                pos += 1
+            parts.append(int(data[start:pos]))
+        end, (w, h, c) = pos + 1, (parts[0], parts[1], 1 if data[:2] == b"P5" else 3)
+    return np.frombuffer(data[end:end + w * h * c], np.uint8).reshape(h, w, c)
+
+
+def imagecore_quality(bindir, rgba, refs, yuv_err, rgb_err, ydir, resize_refs):
+    """ImageCore's outputs through its CLI, checked exactly as the peers' are."""
+    cli = os.path.join(bindir, "imagecore")
+    h, w = rgba.shape[:2]
+    pam = os.path.join(ydir, "input.pam")
+    with open(pam, "wb") as f:
+        f.write(f"P7\nWIDTH {w}\nHEIGHT {h}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n".encode() + rgba.tobytes())
+    q = {}
+    try:
+        for key, flt in (("W4-lanczos3", "lanczos3"), ("W4-area", "triangle")):
+            out = os.path.join(ydir, f"ic_{flt}.pam")
+            sh([cli, "resize", pam, out, "--width", "1024", "--filter", flt])
+            q[key] = f"PSNR {ref.psnr(read_pnm(out)[..., :3], resize_refs[key]):.1f} dB ({flt})"
+        for key, layout in (("W3-rgba-i420", "i420"), ("W3-rgba-nv12", "nv12")):
+            out = os.path.join(ydir, f"ic_{layout}.yuv")
+            sh([cli, "convert", pam, out, "--layout", layout, "--matrix", "bt601", "--range", "full"])
+            with open(out, "rb") as f:
+                q[key] = f"max err {yuv_err(f.read(), layout, 'full'):.2f} (full range)"
+        for key, layout in (("W3-i420-rgba", "i420"), ("W3-nv12-rgba", "nv12")):
+            out = os.path.join(ydir, f"ic_from_{layout}.pam")
+            sh([cli, "convert", os.path.join(ydir, f"input_{layout}_full.yuv"), out, "--size", f"{w}x{h}",
+                "--layout", layout, "--matrix", "bt601", "--range", "full"])
+            q[key] = f"max err {rgb_err(read_pnm(out), layout, 'full'):.2f} (full range)"
+    except Exception as e:  # reported, not hidden
+        q.setdefault("error", f"{type(e).__name__}: {e}")
+    return q
+
+
+def attach_imagecore(rows, ic, listed, ic_quality):
     keys = sorted({row["workload"] for row in rows})
     out = []
     for key in keys:
@@ -231,6 +282,7 @@ def attach_imagecore(rows, ic, listed):
             g["imagecore_workload"] = name if icr else f"{name} (not implemented yet)"
             g["ratio"] = (icr["medianMs"] / g["ms"]) if (icr and g["ms"]) else None
             g["ratio_to_best_peer"] = (icr["medianMs"] / best) if (icr and best) else None
+            g["imagecore_quality"] = ic_quality.get(key)
             out.append(g)
     return out
 
@@ -246,12 +298,12 @@ def rss(v):
 def markdown(results, meta):
     lines = [f"Measured {meta['date']} on {meta['machine']}, one thread each, median of {meta['reps']} runs; "
              f"input {meta['input']} ({meta['size']}). Reproduce: `{meta['command']}`.", "",
-             "| workload | peer | peer ms | ImageCore ms | ImageCore / peer | quality (peer) | peer peak RSS MiB (above its baseline) |",
-             "|---|---|---:|---:|---:|---|---:|"]
+             "| workload | peer | peer ms | ImageCore ms | ImageCore / peer | quality (peer) | quality (ImageCore) | peer peak RSS MiB (above its baseline) |",
+             "|---|---|---:|---:|---:|---|---|---:|"]
     for g in results:
         ic = fmt(g["imagecore_ms"]) if g["imagecore_ms"] is not None else "not implemented yet"
         lines.append(f"| {g['description']} | {g['peer']} | {fmt(g['ms'])} | {ic} | {fmt(g['ratio'])} | "
-                     f"{g['quality'] or g['note'] or ''} | {rss(g['rss_mib'])} |")
+                     f"{g['quality'] or g['note'] or ''} | {g['imagecore_quality'] or ''} | {rss(g['rss_mib'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -300,9 +352,9 @@ def main():
     all_results = []
     for jpg in prepare_inputs(bindir, a.images):
         print(f"== {jpg}", flush=True)
-        rows, (w, h) = run_image(jpg, bindir, a.reps)
+        rows, (w, h), ic_quality = run_image(jpg, bindir, a.reps)
         ic, listed = imagecore_bench(bindir, jpg, a.reps)
-        results = attach_imagecore(rows, ic, listed)
+        results = attach_imagecore(rows, ic, listed, ic_quality)
         meta = {"date": datetime.date.today().isoformat(),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
                 "reps": a.reps, "input": os.path.relpath(jpg, ROOT) if jpg.startswith(ROOT) else jpg,
