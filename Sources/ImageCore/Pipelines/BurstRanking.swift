@@ -105,10 +105,12 @@ public enum BurstRanking {
     /// Ranks `count` JPEGs by sharpness. `load(i)` returns image `i`'s bytes (called on the
     /// worker, so only the images in progress are in memory); `display`, if given, receives
     /// each Laplacian view (on the worker thread). A failing image gets an error entry and
-    /// is left out of ``Ranking/order``.
+    /// is left out of ``Ranking/order``. `finished`, if given, is called on the worker as each
+    /// image is done (for progress).
     public static func rank(count: Int, options: Options = .init(),
                             load: @Sendable (Int) throws(ImageError) -> [UInt8],
-                            display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)? = nil) -> Ranking {
+                            display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)? = nil,
+                            finished: (@Sendable (Entry) -> Void)? = nil) -> Ranking {
         let results = PosixMutex([Entry?](repeating: nil, count: count))
         let (_, usage) = PixelAllocator.measure {
             WorkerPool.run(count: count, workers: options.workers) { i in
@@ -121,6 +123,7 @@ public enum BurstRanking {
                     entry.result = .failure(error)
                 }
                 results.withLock { $0[i] = entry }
+                finished?(entry)
             }
         }
         let entries = results.withLock { $0.map { $0! } }
