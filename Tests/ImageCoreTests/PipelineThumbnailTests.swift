@@ -77,7 +77,7 @@ struct PipelineThumbnailTests {
         #expect(throws: ImageError.self) { _ = try Thumbnailer.thumbnail(jpeg, maxWidth: 0, maxHeight: 64) }
     }
 
-    @Test("the streaming resizer equals itself fed in any band size and matches the plan resize")
+    @Test("the streaming resizer, fed row by row, matches the plan's Lanczos-3 resize")
     func streamingResizer() throws {
         let src = try SyntheticImage.photo(width: 333, height: 251, format: .gray8, seed: 2)
         var out = try PixelBuffer(width: 100, height: 77, format: .gray8)

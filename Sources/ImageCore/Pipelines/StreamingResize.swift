@@ -132,12 +132,13 @@ public struct StreamingResizer: ~Copyable {
                     let src = row + Int(hs[x]) * C
                     let w = hw.baseAddress! + x * taps
                     if C == 4 {
-                        var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
+                        var a = SIMD4<Float>(repeating: 0)
+                        let px = UnsafeRawPointer(src)
                         for k in 0..<taps {
-                            let p = src + k * 4, wk = w[k]
-                            a0 += wk * Float(p[0]); a1 += wk * Float(p[1]); a2 += wk * Float(p[2]); a3 += wk * Float(p[3])
+                            let v = px.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<UInt8>.self)
+                            a += w[k] * SIMD4<Float>(v)
                         }
-                        hrow[x * 4] = a0; hrow[x * 4 + 1] = a1; hrow[x * 4 + 2] = a2; hrow[x * 4 + 3] = a3
+                        UnsafeMutableRawPointer(hrow + x * 4).storeBytes(of: a, as: SIMD4<Float>.self)
                     } else {
                         var a: Float = 0
                         for k in 0..<taps { a += w[k] * Float(src[k]) }
