@@ -62,4 +62,20 @@ struct PipelineProviderTests {
         #expect(throws: ImageError.self) { _ = try provider.buffer(ImageRequest(format: .gray8)) }
         #expect(throws: ImageError.self) { _ = try provider.buffer(ImageRequest(format: .rgba8, crop: PixelRect(x: 250, y: 0, width: 100, height: 10))) }
     }
+
+    @Test("a JPEG file provider reads the header; a missing or corrupt file is an ImageError")
+    func fileProvider() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-prov-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("a.jpg").path, bad = dir.appendingPathComponent("b.jpg").path
+        try Data(JPEGFixtures.photo(width: 320, height: 240)).write(to: URL(fileURLWithPath: good))
+        try Data([0xFF, 0xD8, 0x00, 0x01]).write(to: URL(fileURLWithPath: bad))
+        let p = try JPEGProvider(path: good)
+        #expect(p.width == 320 && p.height == 240 && p.orientation == .up)
+        let b = try p.buffer(ImageRequest(format: .i420, crop: PixelRect(x: 33, y: 17, width: 100, height: 80), size: .atLeast(width: 50, height: 40)))
+        #expect(b.width >= 50 && b.height >= 40 && b.width <= 60 && b.height <= 50)
+        #expect(throws: ImageError.self) { _ = try JPEGProvider(path: bad) }
+        #expect(throws: ImageError.self) { _ = try JPEGProvider(path: dir.appendingPathComponent("none.jpg").path) }
+    }
 }
