@@ -8,7 +8,8 @@ struct ImageCoreCommand: ParsableCommand {
         discussion: "Errors go to standard error as one line, with a non-zero exit status.",
         version: ImageCoreRuntime.version,
         subcommands: [Info.self, Convert.self, Decode.self, Encode.self, Rotate.self, LaplacianCommand.self, ResizeCommand.self,
-                      Detect.self, Rectify.self, Enhance.self, ContactSheet.self]
+                      Detect.self, Rectify.self, Enhance.self,
+                      ScanCommand.self, SharpestCommand.self, ThumbnailCommand.self, ContactSheet.self]
     )
 }
 

@@ -1,0 +1,142 @@
+/// Burst sharpness ranking (the seed's "variance of Laplacian"): each JPEG is decoded as luma
+/// only (GRAY8) at the DCT scale whose long side is nearest ``Options/targetLongSide``, scored
+/// by the fused 3×3 Laplacian standard deviation (``PixelBuffer/laplacianScore(roi:)``), and
+/// freed before the worker takes the next image. Images are scored in parallel on a bounded
+/// ``WorkerPool``; a worker holds at most two frames at once (the luma and, on request, its
+/// Laplacian view).
+public enum BurstRanking {
+    public struct Options: Sendable, Hashable {
+        /// The long side the decode scale aims at (nearest n/8).
+        public var targetLongSide: Int
+        /// Worker threads (≤ 0: ``ImageCoreRuntime/threads``).
+        public var workers: Int
+        public init(targetLongSide: Int = 1280, workers: Int = 0) {
+            self.targetLongSide = targetLongSide; self.workers = workers
+        }
+    }
+
+    /// One image's outcome, in input order.
+    public struct Entry: Sendable {
+        public var index: Int
+        /// The score, or the error that stopped this image (the others are still ranked).
+        public var result: Result<SharpnessScore, ImageError>
+        /// The DCT scale n/8 and the scored size (0 on failure before decoding).
+        public var scale: Int
+        public var width: Int
+        public var height: Int
+    }
+
+    public struct Ranking: Sendable {
+        public var entries: [Entry]
+        /// Indices of the scored images, sharpest first (ties keep input order).
+        public var order: [Int]
+        /// Peak pixel bytes of the whole ranking (``PixelAllocator`` scope).
+        public var peakPixelBytes: Int
+    }
+
+    /// The n/8 whose scaled long side is nearest `target` (ties: the larger).
+    public static func scale(width: Int, height: Int, targetLongSide target: Int) -> Int {
+        let long = Double(max(width, height))
+        var best = 8, bestError = Double.infinity
+        for n in stride(from: 8, through: 1, by: -1) {
+            let e = abs((long * Double(n) / 8).rounded(.up) - Double(target))
+            if e < bestError { best = n; bestError = e }
+        }
+        return best
+    }
+
+    /// Scores one JPEG. With `display`, also makes its Laplacian view (the signed response
+    /// clamped to 0…255 through the 1/2.2 gamma, turned upright by the EXIF orientation) and
+    /// hands it over; the luma frame is freed before the view is turned.
+    public static func score(_ jpeg: UnsafeRawBufferPointer, targetLongSide: Int = 1280,
+                             display: ((borrowing PixelBuffer) throws(ImageError) -> Void)? = nil)
+        throws(ImageError) -> Scored {
+        let info = try JPEG.info(jpeg)
+        let n = scale(width: info.width, height: info.height, targetLongSide: targetLongSide)
+        var view: PixelBuffer? = nil
+        let s: SharpnessScore, w: Int, h: Int
+        do {
+            let luma = try JPEG.decode(jpeg, format: .gray8, options: .init(scale: .eighths(n)))
+            s = try luma.laplacianScore()
+            w = luma.width; h = luma.height
+            if display != nil {
+                var v = try luma.laplacianDisplay(gamma: true)
+                v.orientation = luma.orientation
+                view = consume v
+            }
+        } // the luma frame is freed here
+        if let display, var v = view.take() {
+            if v.orientation.swapsDimensions {
+                v = try v.upright()
+            } else {
+                try v.apply(v.orientation)
+                v.orientation = .up
+            }
+            try display(v)
+        }
+        return Scored(score: s, scale: n, width: w, height: h)
+    }
+
+    /// One image's score, the DCT scale n/8 and the scored size.
+    public struct Scored: Sendable, Hashable {
+        public var score: SharpnessScore
+        public var scale: Int
+        public var width: Int
+        public var height: Int
+    }
+
+    static func scoreOne(_ bytes: [UInt8], index i: Int, targetLongSide: Int,
+                         display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)?) throws(ImageError) -> Scored {
+        var out: Scored? = nil
+        var failure: ImageError? = nil
+        bytes.withUnsafeBytes { raw in
+            do throws(ImageError) {
+                if let display {
+                    out = try score(raw, targetLongSide: targetLongSide, display: { (v: borrowing PixelBuffer) throws(ImageError) in try display(i, v) })
+                } else {
+                    out = try score(raw, targetLongSide: targetLongSide)
+                }
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return out!
+    }
+
+    /// Ranks `count` JPEGs by sharpness. `load(i)` returns image `i`'s bytes (called on the
+    /// worker, so only the images in progress are in memory); `display`, if given, receives
+    /// each Laplacian view (on the worker thread). A failing image gets an error entry and
+    /// is left out of ``Ranking/order``. `finished`, if given, is called on the worker as each
+    /// image is done (for progress).
+    public static func rank(count: Int, options: Options = .init(),
+                            load: @Sendable (Int) throws(ImageError) -> [UInt8],
+                            display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)? = nil,
+                            finished: (@Sendable (Entry) -> Void)? = nil) -> Ranking {
+        let results = PosixMutex([Entry?](repeating: nil, count: count))
+        let (_, usage) = PixelAllocator.measure {
+            WorkerPool.run(count: count, workers: options.workers) { i in
+                var entry = Entry(index: i, result: .failure(ImageError(.internalError, "not scored")), scale: 0, width: 0, height: 0)
+                do throws(ImageError) {
+                    let bytes = try load(i)
+                    let r = try scoreOne(bytes, index: i, targetLongSide: options.targetLongSide, display: display)
+                    entry = Entry(index: i, result: .success(r.score), scale: r.scale, width: r.width, height: r.height)
+                } catch {
+                    entry.result = .failure(error)
+                }
+                results.withLock { $0[i] = entry }
+                finished?(entry)
+            }
+        }
+        let entries = results.withLock { $0.map { $0! } }
+        let scored = entries.compactMap { e -> (Int, Double)? in
+            if case .success(let s) = e.result { return (e.index, s.standardDeviation) }
+            return nil
+        }
+        let order = scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.0)
+        return Ranking(entries: entries, order: order, peakPixelBytes: usage.peakBytes)
+    }
+
+    /// Ranks JPEGs held in memory.
+    public static func rank(_ jpegs: [[UInt8]], options: Options = .init()) -> Ranking {
+        rank(count: jpegs.count, options: options, load: { (i: Int) throws(ImageError) -> [UInt8] in jpegs[i] })
+    }
+}
