@@ -416,10 +416,13 @@ static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], 
     return 1;
 }
 
-/* Whether lines i and j are roughly parallel (within 30 degrees) and far enough apart to
- * be opposite sides (measured at the point of j nearest the image centre). */
+/* Whether lines i and j can be opposite sides: within 50 degrees of parallel (a wide page
+ * seen at a slant has its short sides that far apart; the interior-angle limit in
+ * score_quad keeps the shapes plausible) and far enough apart (measured at the point of j
+ * nearest the image centre). */
+enum { IC_DET_OPPOSITE_DEG = 50 };
 static int opposite(const ic_det_work *wk, const line *a, const line *b) {
-    if (angle_between(a, b) > 30 * IC_PI / 180) return 0;
+    if (angle_between(a, b) > IC_DET_OPPOSITE_DEG * IC_PI / 180) return 0;
     const double cx = wk->w / 2.0, cy = wk->h / 2.0;
     double d = b->cs * cx + b->sn * cy - b->c;
     double px = cx - d * b->cs, py = cy - d * b->sn;
