@@ -8,6 +8,7 @@ import ImageCoreSynthetic
 enum DocumentWorkloads {
     static let all: [Workload] = [
         warpRGBABilinear, warpRGBABicubic, warpNV12Bilinear, warpNV12Bicubic, detect512, detectPhoto, detectEval,
+        enhanceColor, enhanceGray, enhanceBW, enhanceNV12,
     ]
 
     /// A page-shaped quad inside a `w` x `h` photo: portrait, in perspective (top edge
@@ -224,4 +225,57 @@ extension DocumentWorkloads {
             }
         }
     }
+}
+
+// MARK: - enhancement
+
+extension DocumentWorkloads {
+    /// An A4 page at 300 dpi (2480 x 3508): a rendered page under a lighting gradient
+    /// (gain 0.35 to 1.05 diagonally) with noise, as GRAY8, RGBA8 (slightly warm) or NV12.
+    static func litA4(_ format: PixelFormat) throws -> PixelBuffer {
+        let page = try DocumentComposite.renderPage(width: a4.width, height: a4.height, seed: 21)
+        var out = try PixelBuffer(width: a4.width, height: a4.height, format: format == .nv12 ? .nv12 : format, alphaMode: .opaque)
+        let ps = page.plane(0).stride, os = out.plane(0).stride, w = a4.width, h = a4.height
+        var rng = DocumentComposite.Random(seed: 5)
+        page.withPlane(0) { src in
+            out.withMutablePlane(0) { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let gain = 0.35 + 0.7 * (Double(x) / Double(w) + Double(y) / Double(h)) / 2
+                        let v = Double(src[y * ps + x]) * gain + Double(rng.next() % 5) - 2
+                        switch format {
+                        case .rgba8:
+                            dst[y * os + 4 * x] = UInt8(max(0, min(255, v * 1.02)))
+                            dst[y * os + 4 * x + 1] = UInt8(max(0, min(255, v)))
+                            dst[y * os + 4 * x + 2] = UInt8(max(0, min(255, v * 0.9)))
+                            dst[y * os + 4 * x + 3] = 255
+                        default:
+                            dst[y * os + x] = UInt8(max(0, min(255, v)))
+                        }
+                    }
+                }
+            }
+        }
+        if format == .nv12 {
+            let cs = out.plane(1).stride, rows = out.plane(1).rows
+            out.withMutablePlane(1) { d in for y in 0..<rows { for x in 0..<(w + 1) / 2 { d[y * cs + 2 * x] = 120; d[y * cs + 2 * x + 1] = 134 } } }
+        }
+        return out
+    }
+
+    static func enhanceWorkload(_ name: String, _ summary: String, _ format: PixelFormat, _ mode: EnhanceMode) -> Workload {
+        Workload(name: name, summary: summary) { ctx in
+            var page = try litA4(format)
+            // In place and repeated: every pass does the same work (percentiles, mapping).
+            let timing = try ctx.time { try page.enhance(mode: mode) }
+            let g = page.plane(0)
+            return WorkloadRun(timing: timing, pixels: a4.width * a4.height, limitBytes: g.rowBytes * g.rows,
+                               note: "A4 300 dpi page (2480x3508) under a lighting gradient, in place")
+        }
+    }
+
+    static let enhanceColor = enhanceWorkload("enhance-a4-color", "enhance an A4 RGBA page in colour", .rgba8, .color)
+    static let enhanceGray = enhanceWorkload("enhance-a4-gray", "enhance an A4 gray page", .gray8, .gray)
+    static let enhanceBW = enhanceWorkload("enhance-a4-bw", "enhance an A4 gray page to black and white", .gray8, .bw)
+    static let enhanceNV12 = enhanceWorkload("enhance-a4-nv12", "enhance an A4 NV12 page in colour (Y mapped, chroma scaled)", .nv12, .color)
 }

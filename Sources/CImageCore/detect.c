@@ -113,7 +113,10 @@ static inline double dir_diff(int32_t dir, double phi_deg, int32_t *polarity) {
  * normal for the edge to support the line; the band across a line in which support is
  * looked for; the spread of a Hough vote around the edge's own direction, in degrees;
  * near-duplicate lines (closer than this in angle and offset) are dropped. */
-enum { IC_DET_DIR_TOL = 20, IC_DET_BAND = 1, IC_DET_VOTE_SPREAD = 6, IC_DET_DUP_DEG = 4, IC_DET_DUP_PX = 8 }; /* degrees between an edge's gradient and a line's normal */
+#ifndef IC_DET_TUNING /* overridable for experiments */
+enum { IC_DET_DIR_TOL = 20, IC_DET_BAND = 1, IC_DET_VOTE_SPREAD = 6, IC_DET_DUP_DEG = 4, IC_DET_DUP_PX = 8,
+       IC_DET_RUN = 16, IC_DET_MIN_CROSS = 40 };
+#endif
 
 /* Least-squares refit of a line to the edge pixels within `band` px of it whose direction
  * agrees, optionally restricted to major-axis range [t0, t1] and one polarity (0: any).
@@ -212,11 +215,11 @@ static int32_t run_score(const line *l) {
                 run += gap + 1;
                 gap = 0;
             } else if (run > 0 && ++gap > 3) {
-                if (run >= 16) total += run;
+                if (run >= IC_DET_RUN) total += run;
                 run = gap = 0;
             }
         }
-        if (run >= 16) total += run;
+        if (run >= IC_DET_RUN) total += run;
         if (total > best) best = total;
     }
     return best;
@@ -416,10 +419,13 @@ static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], 
     return 1;
 }
 
-/* Whether lines i and j are roughly parallel (within 30 degrees) and far enough apart to
- * be opposite sides (measured at the point of j nearest the image centre). */
+/* Whether lines i and j can be opposite sides: within 50 degrees of parallel (a wide page
+ * seen at a slant has its short sides that far apart; the interior-angle limit in
+ * score_quad keeps the shapes plausible) and far enough apart (measured at the point of j
+ * nearest the image centre). */
+enum { IC_DET_OPPOSITE_DEG = 50 };
 static int opposite(const ic_det_work *wk, const line *a, const line *b) {
-    if (angle_between(a, b) > 30 * IC_PI / 180) return 0;
+    if (angle_between(a, b) > IC_DET_OPPOSITE_DEG * IC_PI / 180) return 0;
     const double cx = wk->w / 2.0, cy = wk->h / 2.0;
     double d = b->cs * cx + b->sn * cy - b->c;
     double px = cx - d * b->cs, py = cy - d * b->sn;
@@ -436,7 +442,7 @@ enum { IC_DET_CROSS_KEEP = 8 };
 static int search(const ic_det_work *wk, const line *L, int32_t n, double min_area, candidate *best) {
     const int32_t strong = n < IC_DET_MAX_LINES ? n : IC_DET_MAX_LINES;
     const double mx = 0.03 * wk->w, my = 0.03 * wk->h;
-    const double min_cross = 40 * IC_PI / 180;
+    const double min_cross = IC_DET_MIN_CROSS * IC_PI / 180;
     int found = 0;
     for (int32_t i = 0; i < strong; i++)
         for (int32_t j = i + 1; j < strong; j++) {

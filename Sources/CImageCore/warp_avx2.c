@@ -2,15 +2,23 @@
  *
  * Coordinates: 8 destination pixels per step, in single precision relative to the span's
  * double-precision anchor (ic__warp_local): w_k = 1 + k dw, one division, X_k = rx + k ax / w_k
- * (plus the integer ix). Lanes outside the source are clamped to valid addresses, so every
- * gather is in bounds, and get the fill value by a final blend.
+ * (plus the integer ix), so the error neither grows with the coordinates nor along the row.
  *
- * Bilinear: 2 x 2 taps fetched with gathers (RGBA: one 8-byte gather per tap pair; UV: one
- * 4-byte gather = both pixels; gray: a 4-byte window that starts inside the row, shifted per
- * lane), interpolated in 16-bit fixed point: values scaled by 128, weights in Q15 through
- * pmulhrsw (error well below 1/32 LSB against the exact weights).
- * Bicubic: gray by gathering each tap row's 4 bytes; RGBA and UV per pixel with 8-byte loads
- * and single-precision FMA. Taps are replicated at the edges, as in the reference. */
+ * Interior spans (both ends at least 1/1000 px inside the source, so every pixel is: see
+ * ic__span_within) skip the inside test, the clamps and the fill blend, and fetch their taps
+ * from row windows: when a group's taps lie in 8 RGBA pixels (32 bytes) or 16 bytes (gray,
+ * UV) of two or three consecutive rows -- the usual case when rectifying at up to ~0.85
+ * source pixels per destination pixel -- the rows are loaded once and each lane's taps are
+ * picked with vpermd (RGBA) or pshufb (gray, UV); the window is verified per group. Other
+ * groups use plain 8-byte loads per tap pair (RGBA) or gathers (gray, UV); on the AMD cores
+ * measured here qword gathers were several times slower than the loads.
+ * Edge spans clamp positions to valid addresses (so every load is in bounds and within its
+ * row, never in the padding) and blend the fill value in.
+ *
+ * Bilinear arithmetic: 16-bit fixed point, values scaled by 128, weights in Q15 through
+ * pmulhrsw (error well below 1/32 LSB against exact weights). Bicubic: gray by gathering
+ * each tap row's 4 bytes (per-lane shuffles replicate edge taps); RGBA and UV per pixel with
+ * 8-byte loads and single-precision FMA, edge pixels in scalar code with the same weights. */
 #include "warp_internal.h"
 
 #if IC_X86

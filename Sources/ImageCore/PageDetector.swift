@@ -15,7 +15,7 @@ import CImageCore
 /// ```
 ///
 /// A detector holds only its options; each call uses scratch memory of
-/// ``scratchSize(width:height:)`` bytes (about 1.6 MB at 512 px), allocated for the call, or
+/// ``scratchSize(width:height:)`` bytes (about 2.1 MB at 512 px), allocated for the call, or
 /// lent by the caller with ``detect(in:scratch:)`` to reuse it across frames.
 public struct PageDetector: Sendable, Hashable {
     /// Long side of the working image, 64…1024.

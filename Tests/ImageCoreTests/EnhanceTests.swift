@@ -248,6 +248,29 @@ struct EnhanceTests {
         #expect(Double(inkBlack) >= 0.95 * Double(inkCount))
     }
 
+    @Test("scalar reference and AVX2 row kernels agree (within 1) for every format and mode")
+    func scalarVersusVector() throws {
+        let lp = try Self.litPage(width: 333, height: 251, seed: 12)
+        let w = lp.image.width, h = lp.image.height
+        let lum = Self.values(lp.image)
+        var rgba = try PixelBuffer(width: w, height: h, format: .rgba8)
+        let rs = rgba.plane(0).stride
+        rgba.withMutablePlane(0) { d in for y in 0..<h { for x in 0..<w { let v = Int(lum[y * w + x]); d[y * rs + 4 * x] = UInt8(min(255, v + 20)); d[y * rs + 4 * x + 1] = UInt8(v); d[y * rs + 4 * x + 2] = UInt8(v / 2); d[y * rs + 4 * x + 3] = UInt8(x % 256) } } }
+        for mode in EnhanceMode.allCases {
+            for source in 0..<2 {
+                var outs = [[UInt8]]()
+                for mask: UInt32? in [0, nil] {
+                    var img = source == 0 ? try lp.image.duplicate() : try rgba.duplicate()
+                    try ProcessSettings.with(cpuMask: mask) { try img.enhance(mode: mode) }
+                    let g = img.plane(0)
+                    outs.append(img.withPlane(0) { s in (0..<g.rows).flatMap { y in (0..<g.rowBytes).map { s[y * g.stride + $0] } } })
+                }
+                let worst = zip(outs[0], outs[1]).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                #expect(worst <= 1, "\(mode) \(source == 0 ? "gray" : "rgba"): \(worst)")
+            }
+        }
+    }
+
     @Test("results do not depend on the thread count; hostile arguments are refused")
     func threadsAndHostile() throws {
         let lp = try Self.litPage(width: 500, height: 700)

@@ -396,6 +396,52 @@ struct WarpTests {
         #expect(ic_rectify(&s, &q, 8, &d, nil) == IC_OK)
     }
 
+    @Test("randomised hostile maps and quads: never a fault, only OK or invalid argument")
+    func randomHostile() throws {
+        var rng = SplitMix64(seed: 99)
+        func value() -> Double {
+            switch rng.next() % 10 {
+            case 0: return .nan
+            case 1: return rng.next() % 2 == 0 ? .infinity : -.infinity
+            case 2: return 0
+            case 3: return Double(bitPattern: rng.next()) // any bit pattern
+            default:
+                let mag = pow(10, Double(Int(rng.next() % 40)) - 20)
+                return (Double(rng.next() % 2001) / 1000 - 1) * mag
+            }
+        }
+        for i in 0..<400 {
+            let f = Self.formats[i % 4]
+            let src = GuardedImage(f, 5 + i % 23, 4 + i % 17, padding: i % 3)
+            src.randomize(seed: UInt64(i))
+            let dst = GuardedImage(f, 3 + i % 29, 2 + i % 13, padding: (i + 1) % 3)
+            var m = ic_homography()
+            withUnsafeMutableBytes(of: &m.m) { raw in for k in 0..<9 { raw.storeBytes(of: value(), toByteOffset: 8 * k, as: Double.self) } }
+            var opt = ic_warp_options_default(f)
+            opt.interpolation = i % 2 == 0 ? IC_INTERPOLATION_BILINEAR : IC_INTERPOLATION_BICUBIC
+            for mask: UInt32? in [0, nil] {
+                let st = ProcessSettings.with(cpuMask: mask) { Self.warp(src, dst, m, opt) }
+                #expect(st == IC_OK || st == IC_ERR_INVALID_ARGUMENT)
+            }
+            var q = ic_quad()
+            withUnsafeMutableBytes(of: &q.corners) { raw in for k in 0..<8 { raw.storeBytes(of: value(), toByteOffset: 8 * k, as: Double.self) } }
+            var s = src.image, d = dst.image
+            let st = ic_rectify(&s, &q, Int32(1 + i % 8), &d, &opt)
+            #expect(st == IC_OK || st == IC_ERR_INVALID_ARGUMENT)
+            var problem = IC_QUAD_VALID
+            _ = ic_quad_validate(&q, 100, 100, &problem)
+            var w: Int32 = 0, h: Int32 = 0
+            var req = ic_size_request()
+            req.kind = ic_size_kind(rawValue: UInt32(i % 5))
+            req.width = Int32(truncatingIfNeeded: Int(bitPattern: UInt(rng.next())))
+            req.height = 7
+            req.long_side = Int32(i)
+            req.paper = ic_paper(rawValue: UInt32(i % 6))
+            req.dpi = value()
+            _ = ic_rectified_size(&q, &req, &w, &h)
+        }
+    }
+
     func packed(_ b: borrowing PixelBuffer, _ p: Int) -> [UInt8] {
         let g = b.plane(p)
         return b.withPlane(p) { s in
