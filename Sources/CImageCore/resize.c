@@ -84,9 +84,10 @@ static ic_status plan_geom(const ic_resize_params *p, int32_t gi, geom_plan *gp)
     g->kx = reduce ? ic__rs_reduce_factor(g->in_w, g->out_w) : 1;
     g->ky = reduce ? ic__rs_reduce_factor(g->in_h, g->out_h) : 1;
     g->red_h = (int32_t)(((int64_t)g->in_h + g->ky - 1) / g->ky);
-    g->needs_s16 = g->mode == IC_RS_STRAIGHT || g->ky > 1;
+    g->hfold = g->kx <= IC_RS_FOLD_MAX_K;
+    g->needs_s16 = g->mode == IC_RS_STRAIGHT || g->ky > 1 || !g->hfold;
     /* Horizontal weights padded to the vector step: 8 taps (one channel, UV pairs), 4 (RGB(A)). */
-    ic_status st = ic__rs_axis_shape(p->filter, g->in_w, g->out_w, g->kx, 1,
+    ic_status st = ic__rs_axis_shape(p->filter, g->in_w, g->out_w, g->kx, g->hfold,
                                      g->ch <= 2 ? 8 : 4, &gp->hs);
     if (st != IC_OK) return st;
     st = ic__rs_axis_shape(p->filter, g->in_h, g->out_h, g->ky, 0, 1, &gp->vs);
@@ -159,7 +160,7 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
     plan->slot_bytes = (size_t)slot_bytes;
     for (int32_t i = 0; i < gc; i++) {
         ic_rs_geom *g = &gp[i].g;
-        ic__rs_axis_build(p.filter, g->in_w, g->out_w, g->kx, 1, 1, &gp[i].hs, &g->h, tmpd);
+        ic__rs_axis_build(p.filter, g->in_w, g->out_w, g->kx, g->hfold, 1, &gp[i].hs, &g->h, tmpd);
         ic__rs_axis_build(p.filter, g->in_h, g->out_h, g->ky, 0, 0, &gp[i].vs, &g->v, tmpd);
         {   /* weight pairs for the vertical pmaddwd (the padding weights are 0) */
             int32_t *wp = g->v.wp;
@@ -331,28 +332,22 @@ typedef struct run_ctx {
     uint8_t claimed[RS_MAX_BANDS]; /* atomic flags: band taken */
 } run_ctx;
 
-/* Intermediate (horizontally filtered) row r of the pre-reduced image into `out`. */
-static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *out) {
+/* Row r of the vertically pre-reduced image (ky rows; ky may be 1) as full-width P7 in
+ * slot->s16: premultiplied for straight alpha, block means when ky > 1. */
+static void vertical_p7(const run_ctx *x, ic_rs_slot *slot, int32_t r) {
     const ic_rs_geom *g = x->g;
-    if (g->ky == 1) {
-        const uint8_t *s = x->src + (size_t)r * x->src_stride;
-        if (g->mode == IC_RS_STRAIGHT) {
-            x->k.premul(s, g->in_w, slot->s16);
-            x->k.h_s16(slot->s16, g, out);
-        } else {
-            /* Prefetch the next row while filtering this one: the band reads rows in order. */
-            x->k.h_u8(s, g, out, r + 1 < g->in_h ? x->src_stride : 0);
-        }
-        return;
-    }
     const int32_t y0 = r * g->ky;
     const int32_t y1 = y0 + g->ky < g->in_h ? y0 + g->ky : g->in_h;
     const int32_t elems = g->in_w * g->ch, rows = y1 - y0;
+    if (g->mode == IC_RS_STRAIGHT && rows == 1) {
+        x->k.premul(x->src + (size_t)y0 * x->src_stride, g->in_w, slot->s16);
+        return;
+    }
     if (g->mode != IC_RS_STRAIGHT && rows <= IC_RS_BOX16_MAX_ROWS) {
-        /* u8 source, few rows: sums fit 16 bits; one fused pass, mean = sum * 2^24/rows >> 17 */
+        /* u8 source, few rows: sums fit 16 bits; one fused pass, mean = sum * 2^24/rows >> 17
+         * (for one row: the value << 7) */
         const uint32_t m = (uint32_t)((((uint64_t)1 << 24) + (uint64_t)rows / 2) / (uint64_t)rows);
         x->k.box_rows_u8(x->src + (size_t)y0 * x->src_stride, x->src_stride, rows, elems, m, slot->s16);
-        x->k.h_s16(slot->s16, g, out);
         return;
     }
     for (int32_t y = y0; y < y1; y++) {
@@ -370,6 +365,28 @@ static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *
     const uint32_t mult = rows == 1 ? 0xFFFFFFFFu
                                     : (uint32_t)((((uint64_t)1 << 32) + (uint64_t)rows / 2) / (uint64_t)rows);
     x->k.box_finish(slot->acc, elems, mult, g->mode == IC_RS_STRAIGHT ? 32 : 25, slot->s16);
+}
+
+/* Intermediate (horizontally filtered) row r of the pre-reduced image into `out`. */
+static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *out) {
+    const ic_rs_geom *g = x->g;
+    if (!g->hfold) {
+        /* Large horizontal factor: a P7 row of block means, then filter the reduced row. */
+        if (g->ky == 1 && g->mode != IC_RS_STRAIGHT) {
+            ic_resize_hbox_u8_c(x->src + (size_t)r * x->src_stride, g->in_w, g->ch, g->kx, slot->s16);
+        } else {
+            vertical_p7(x, slot, r);
+            ic_resize_hbox_s16_c(slot->s16, g->in_w, g->ch, g->kx, slot->s16);
+        }
+        x->k.h_s16(slot->s16, g, out);
+        return;
+    }
+    if (g->ky == 1 && g->mode != IC_RS_STRAIGHT) {
+        /* Prefetch the next row while filtering this one: the band reads rows in order. */
+        x->k.h_u8(x->src + (size_t)r * x->src_stride, g, out, r + 1 < g->in_h ? x->src_stride : 0);
+        return;
+    }
+    vertical_p7(x, slot, r);
     x->k.h_s16(slot->s16, g, out);
 }
 

@@ -79,3 +79,27 @@ void ic_resize_box_rows_u8_c(const uint8_t *src, size_t stride, int32_t rows, in
         dst[i] = (int16_t)((sum * m + 65536u) >> 17);
     }
 }
+
+/* Horizontal block means for large factors (rare, so scalar). Sums fit 32 bits: at most
+ * 32640 * 65535 < 2^31. Reading pixel j*kx.. before writing pixel j keeps in-place safe. */
+void ic_resize_hbox_u8_c(const uint8_t *src, int32_t w, int32_t ch, int32_t kx, int16_t *dst) {
+    for (int32_t j = 0, x0 = 0; x0 < w; j++, x0 += kx) {
+        const int32_t x1 = x0 + kx < w ? x0 + kx : w, size = x1 - x0;
+        for (int32_t c = 0; c < ch; c++) {
+            uint32_t sum = 0;
+            for (int32_t x = x0; x < x1; x++) sum += src[x * ch + c];
+            dst[j * ch + c] = (int16_t)(((uint64_t)sum * 128u + (uint64_t)size / 2) / (uint64_t)size);
+        }
+    }
+}
+
+void ic_resize_hbox_s16_c(const int16_t *src, int32_t w, int32_t ch, int32_t kx, int16_t *dst) {
+    for (int32_t j = 0, x0 = 0; x0 < w; j++, x0 += kx) {
+        const int32_t x1 = x0 + kx < w ? x0 + kx : w, size = x1 - x0;
+        for (int32_t c = 0; c < ch; c++) {
+            uint32_t sum = 0;
+            for (int32_t x = x0; x < x1; x++) sum += (uint16_t)src[x * ch + c];
+            dst[j * ch + c] = (int16_t)((sum + (uint32_t)size / 2) / (uint32_t)size);
+        }
+    }
+}

@@ -284,6 +284,9 @@ struct ResizeTests {
             (Self.kinds[0], 4099, 3, 17, 2, IC_RESIZE_TRIANGLE), (Self.kinds[3], 1023, 5, 1025, 3, IC_RESIZE_LANCZOS3),
             (Self.kinds[3], 513, 259, 61, 31, IC_RESIZE_MITCHELL), (Self.kinds[6], 517, 129, 101, 63, IC_RESIZE_LANCZOS3),
             (Self.kinds[2], 2049, 3, 511, 1, IC_RESIZE_BOX),
+            // Horizontal factors above 16 x 2: block means made in the row producer.
+            (Self.kinds[0], 20000, 3, 7, 2, IC_RESIZE_LANCZOS3), (Self.kinds[3], 5000, 2, 9, 1, IC_RESIZE_MITCHELL),
+            (Self.kinds[6], 8001, 4, 5, 2, IC_RESIZE_CATMULL_ROM), (Self.kinds[1], 3001, 37, 21, 2, IC_RESIZE_LANCZOS3),
         ]
         for (i, c) in cases.enumerated() { Self.check(c.0, c.1, c.2, c.3, c.4, c.5, seed: UInt64(9000 + i)) }
     }
