@@ -30,6 +30,7 @@ size_t ic__det_layout(ic_det_work *wk, uint8_t *base, int32_t w, int32_t h, int3
     wk->rho_off = (int32_t)ceil(diag / 2) + 2;
     wk->nrho = 2 * wk->rho_off + 1;
     wk->max_edges = (int32_t)(n / 5 + 16);
+    if (wk->max_edges > 65535) wk->max_edges = 65535; /* keeps 16-bit Hough cells exact */
     int32_t longest = w > h ? w : h;
     void *p;
     take(base, &off, n, &p); wk->gray = p;
@@ -103,9 +104,10 @@ static inline double line_cross(const line *l, double t) {
  * (radians, [0, pi)) modulo 180 degrees, and the polarity: +1 when the gradient points
  * along +n. */
 static inline double dir_diff(int32_t dir, double phi_deg, int32_t *polarity) {
-    double d = fmod(dir - phi_deg + 720.0, 360.0); /* 0..360 */
+    double d = dir - phi_deg; /* dir in [0, 360), phi in [0, 180): d in (-180, 360) */
+    if (d < 0) d += 360;
     *polarity = (d < 90 || d > 270) ? 1 : -1;
-    double m = fmod(d, 180.0);
+    double m = d >= 180 ? d - 180 : d;
     return m > 90 ? 180 - m : m;
 }
 
@@ -242,8 +244,11 @@ static int32_t find_lines(ic_det_work *wk, line *lines) {
              * spreads over about 3 offset bins */
             int32_t r = (int32_t)floor(x * cs[b] + y * sn[b] + 0.5) + off;
             uint16_t *a = &wk->acc[(size_t)b * nrho + r];
-            for (int32_t dr = -1; dr <= 1; dr++)
-                if (a[dr] < 65535) a[dr]++;
+            /* no overflow: a cell gets at most one vote per edge pixel, and there are at
+             * most 65535 of those (ic__det_layout) */
+            a[-1]++;
+            a[0]++;
+            a[1]++;
         }
     }
     /* Local maxima (3 x 3, the angle wrapping with the offset mirrored). */

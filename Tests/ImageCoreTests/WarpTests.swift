@@ -317,7 +317,6 @@ struct WarpTests {
 
     @Test("an orientation composed into rectify equals rectify followed by the rotation")
     func orientation() throws {
-        var rng = SplitMix64(seed: 31)
         for f in Self.formats {
             let format = PixelFormat(f)!
             // 4:2:0 needs even rectified sizes: with an odd size the turned chroma grid is
