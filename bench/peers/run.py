@@ -268,7 +268,30 @@ def imagecore_quality(bindir, rgba, refs, yuv_err, rgb_err, ydir, resize_refs):
     return q
 
 
-def attach_imagecore(rows, ic, listed, ic_quality):
+def imagecore_rss(bindir, jpg):
+    """Peak RSS (MiB) of the `imagecore` CLI doing W1 and W2 as a process of its own, from GNU
+    time (its child is forked from a small process, so the figure is the CLI's own)."""
+    from PIL import Image as _I
+    w, h = _I.open(jpg).size
+    corners = ",".join(f"{v:.0f}" for v in peers.scan_corners(w, h).flatten())
+    cli = os.path.join(bindir, "imagecore")
+    tmp = os.path.join(OUT, "rss")
+    os.makedirs(tmp, exist_ok=True)
+    cmds = {"W1": [cli, "thumbnail", jpg, "--size", "256", "--workers", "1", "--output", tmp],
+            "W2": [cli, "scan", jpg, os.path.join(tmp, "scan.jpg"), "--corners", corners,
+                   "--paper", "a4", "--dpi", "150", "--mode", "color"]}
+    out = {}
+    for key, cmd in cmds.items():
+        try:
+            r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True, check=True,
+                               env=dict(os.environ, IC_NUM_THREADS="1"))
+            out[key] = int(r.stderr.strip().splitlines()[-1]) / 1024
+        except Exception as e:  # reported, not hidden
+            out[key] = f"failed: {e}"
+    return out
+
+
+def attach_imagecore(rows, ic, listed, ic_quality, ic_rss=None):
     keys = sorted({row["workload"] for row in rows})
     out = []
     for key in keys:
@@ -283,6 +306,7 @@ def attach_imagecore(rows, ic, listed, ic_quality):
             g["ratio"] = (icr["medianMs"] / g["ms"]) if (icr and g["ms"]) else None
             g["ratio_to_best_peer"] = (icr["medianMs"] / best) if (icr and best) else None
             g["imagecore_quality"] = ic_quality.get(key)
+            g["imagecore_rss_mib"] = (ic_rss or {}).get(key)
             out.append(g)
     return out
 
@@ -295,15 +319,20 @@ def rss(v):
     return "—" if v is None else f"{v[0]:.1f} ({v[1]:.1f})"
 
 
+def icrss(v):
+    return "—" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
+
+
 def markdown(results, meta):
     lines = [f"Measured {meta['date']} on {meta['machine']}, one thread each, median of {meta['reps']} runs; "
              f"input {meta['input']} ({meta['size']}). Reproduce: `{meta['command']}`.", "",
-             "| workload | peer | peer ms | ImageCore ms | ImageCore / peer | quality (peer) | quality (ImageCore) | peer peak RSS MiB (above its baseline) |",
-             "|---|---|---:|---:|---:|---|---|---:|"]
+             "| workload | peer | peer ms | ImageCore ms | ImageCore / peer | quality (peer) | quality (ImageCore) | peer peak RSS MiB (above its baseline) | ImageCore CLI peak RSS MiB |",
+             "|---|---|---:|---:|---:|---|---|---:|---:|"]
     for g in results:
         ic = fmt(g["imagecore_ms"]) if g["imagecore_ms"] is not None else "not implemented yet"
         lines.append(f"| {g['description']} | {g['peer']} | {fmt(g['ms'])} | {ic} | {fmt(g['ratio'])} | "
-                     f"{g['quality'] or g['note'] or ''} | {g['imagecore_quality'] or ''} | {rss(g['rss_mib'])} |")
+                     f"{g['quality'] or g['note'] or ''} | {g['imagecore_quality'] or ''} | {rss(g['rss_mib'])} | "
+                     f"{icrss(g['imagecore_rss_mib'])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -354,7 +383,7 @@ def main():
         print(f"== {jpg}", flush=True)
         rows, (w, h), ic_quality = run_image(jpg, bindir, a.reps)
         ic, listed = imagecore_bench(bindir, jpg, a.reps)
-        results = attach_imagecore(rows, ic, listed, ic_quality)
+        results = attach_imagecore(rows, ic, listed, ic_quality, imagecore_rss(bindir, jpg))
         meta = {"date": datetime.date.today().isoformat(),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
                 "reps": a.reps, "input": os.path.relpath(jpg, ROOT) if jpg.startswith(ROOT) else jpg,
