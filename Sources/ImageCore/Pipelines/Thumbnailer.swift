@@ -11,6 +11,9 @@ public struct StreamedThumbnail: ~Copyable {
     public var decodedHeight: Int
     /// The file's EXIF orientation, applied to ``image``.
     public var orientation: Orientation
+
+    /// Ends the record and hands out the image.
+    public consuming func take() -> PixelBuffer { image }
 }
 
 /// Streamed JPEG thumbnails: decode at the smallest DCT scale the size allows, in bands of
