@@ -13,30 +13,30 @@
  * rows (plus the reflected ones), never padding. */
 
 /* Signed response to int16. */
-void ic_laplacian_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                        int32_t width, int32_t x0, int32_t n, int16_t *out);
+IC_INTERNAL void ic_laplacian_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                                    int32_t width, int32_t x0, int32_t n, int16_t *out);
 /* Response clamped to 0...255, then mapped through `lut` if it is not NULL. */
-void ic_laplacian_u8_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                           int32_t width, int32_t x0, int32_t n, const uint8_t *lut,
-                           uint8_t *out);
+IC_INTERNAL void ic_laplacian_u8_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                                       int32_t width, int32_t x0, int32_t n, const uint8_t *lut,
+                                       uint8_t *out);
 /* Adds the sum and the sum of squares of the response to *sum and *sum_squares. */
-void ic_laplacian_score_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                              int32_t width, int32_t x0, int32_t n, int64_t *sum,
-                              uint64_t *sum_squares);
+IC_INTERNAL void ic_laplacian_score_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                                          int32_t width, int32_t x0, int32_t n, int64_t *sum,
+                                          uint64_t *sum_squares);
 
 #if IC_X86
-void ic_laplacian_row_avx2(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                           int32_t width, int32_t x0, int32_t n, int16_t *out);
-void ic_laplacian_u8_row_avx2(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                              int32_t width, int32_t x0, int32_t n, const uint8_t *lut,
-                              uint8_t *out);
-void ic_laplacian_score_row_avx2(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                                 int32_t width, int32_t x0, int32_t n, int64_t *sum,
-                                 uint64_t *sum_squares);
+IC_INTERNAL void ic_laplacian_row_avx2(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                                       int32_t width, int32_t x0, int32_t n, int16_t *out);
+IC_INTERNAL void ic_laplacian_u8_row_avx2(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                                          int32_t width, int32_t x0, int32_t n, const uint8_t *lut,
+                                          uint8_t *out);
+IC_INTERNAL void ic_laplacian_score_row_avx2(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                                             int32_t width, int32_t x0, int32_t n, int64_t *sum,
+                                             uint64_t *sum_squares);
 #endif
 
 /* round(255 * (i / 255)^(1/2.2)) for i = 0...255: the seed's display gamma. */
-extern const uint8_t ic__laplacian_gamma[256];
+IC_INTERNAL extern const uint8_t ic__laplacian_gamma[256];
 
 /* Reflect-101 of index i into [0, len): -1 -> 1, len -> len - 2; len 1 -> 0. Only ever
  * called with i in [-1, len]. */

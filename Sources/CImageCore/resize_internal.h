@@ -104,53 +104,53 @@ typedef struct ic_rs_axis_shape {
 /* Shape of the weights of `in` -> `out` with the filter, pre-reduction factor k (the filter
  * runs on ceil(in / k) samples of extent in / k) and, when `fold` is set, the box folded
  * into the weights so the windows index full-resolution samples. `pad` rounds n up. */
-ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
-                            int32_t fold, int32_t pad, ic_rs_axis_shape *shape);
+IC_INTERNAL ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
+                                        int32_t fold, int32_t pad, ic_rs_axis_shape *shape);
 
 /* Fills `axis` (arrays already pointing at memory of the shape's size). With `fit`, windows
  * are shifted to hold exactly shape.n samples where the row allows (axis->fits). `tmp` holds
  * at least shape.max_count + 1 doubles. */
-void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
-                       int32_t fold, int32_t fit, const ic_rs_axis_shape *shape,
-                       ic_rs_axis *axis, double *tmp);
+IC_INTERNAL void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
+                                   int32_t fold, int32_t fit, const ic_rs_axis_shape *shape,
+                                   ic_rs_axis *axis, double *tmp);
 
 /* The pre-reduction factor for in -> out: floor(in / out / 2) when >= 2, else 1. */
-int32_t ic__rs_reduce_factor(int32_t in, int32_t out);
+IC_INTERNAL int32_t ic__rs_reduce_factor(int32_t in, int32_t out);
 
 /* ---- row kernels (resize_h.c, resize_v.c; AVX2 in *_avx2.c) ---- */
 
 /* Horizontal: dst[x * ch + c] for x in [x0, x1) from a u8 or P7 source row. */
-void ic_resize_h_u8_row_c(const uint8_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
-                          int32_t x1, int16_t *dst);
-void ic_resize_h_s16_row_c(const int16_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
-                           int32_t x1, int16_t *dst);
+IC_INTERNAL void ic_resize_h_u8_row_c(const uint8_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
+                                      int32_t x1, int16_t *dst);
+IC_INTERNAL void ic_resize_h_s16_row_c(const int16_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
+                                       int32_t x1, int16_t *dst);
 
 /* Row producers for the int16 path. */
-void ic_resize_premul_row_c(const uint8_t *rgba, int32_t pixels, int16_t *dst);
-void ic_resize_box_add_u8_c(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
-void ic_resize_box_add_s16_c(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
-void ic_resize_box_finish_c(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
-                            int16_t *dst);
+IC_INTERNAL void ic_resize_premul_row_c(const uint8_t *rgba, int32_t pixels, int16_t *dst);
+IC_INTERNAL void ic_resize_box_add_u8_c(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
+IC_INTERNAL void ic_resize_box_add_s16_c(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
+IC_INTERNAL void ic_resize_box_finish_c(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
+                                        int16_t *dst);
 /* Fused block means of `rows` (<= 257) u8 rows `stride` bytes apart, n values each, as P7:
  * (sum * m + 2^16) >> 17 with m = round(2^24 / rows); sums fit 16 bits, products 32. */
 enum { IC_RS_BOX16_MAX_ROWS = 257 };
-void ic_resize_box_rows_u8_c(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
-                             uint32_t m, int16_t *dst);
+IC_INTERNAL void ic_resize_box_rows_u8_c(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                                         uint32_t m, int16_t *dst);
 
 /* Horizontal block means for large kx: pixels [j*kx, min(j*kx + kx, w)) of `ch` channels
  * into reduced pixel j, as P7, rounded exactly: (sum * scale + size / 2) / size with scale
  * 128 for a u8 row, 1 for a P7 row. The s16 version may work in place (dst == src). */
-void ic_resize_hbox_u8_c(const uint8_t *src, int32_t w, int32_t ch, int32_t kx, int16_t *dst);
-void ic_resize_hbox_s16_c(const int16_t *src, int32_t w, int32_t ch, int32_t kx, int16_t *dst);
+IC_INTERNAL void ic_resize_hbox_u8_c(const uint8_t *src, int32_t w, int32_t ch, int32_t kx, int16_t *dst);
+IC_INTERNAL void ic_resize_hbox_s16_c(const int16_t *src, int32_t w, int32_t ch, int32_t kx, int16_t *dst);
 
 /* Vertical: dst[e] for elements [e0, e1) of `count` rows weighted by w. */
-void ic_resize_v_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
-                       int32_t e0, int32_t e1, uint8_t *dst);
+IC_INTERNAL void ic_resize_v_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                                   int32_t e0, int32_t e1, uint8_t *dst);
 /* Straight RGBA: pixels [x0, x1), un-premultiplied. */
-void ic_resize_v_unpremul_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
-                                int32_t x0, int32_t x1, uint8_t *dst);
+IC_INTERNAL void ic_resize_v_unpremul_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                                            int32_t x0, int32_t x1, uint8_t *dst);
 /* Premultiplied RGBA: colour = min(colour, alpha) for pixels [x0, x1). */
-void ic_resize_clamp_alpha_row_c(uint8_t *rgba, int32_t x0, int32_t x1);
+IC_INTERNAL void ic_resize_clamp_alpha_row_c(uint8_t *rgba, int32_t x0, int32_t x1);
 
 /* One un-premultiplied channel from C', A' with 8 fractional bits (shared by every path):
  * C' is clamped to [0, A'] (ringing can push either past the other, or A' past 255), then
@@ -173,22 +173,22 @@ static inline uint8_t ic__rs_unpremul(int32_t c8, int32_t a8) {
 /* Whole-row AVX2 kernels; they finish ragged ends with the scalar ones. The u8 one also
  * prefetches (into L2) the source row `ahead` bytes after `src`, at the position it is
  * reading, so the next row is in cache when it is needed (0: nothing to prefetch). */
-void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst,
-                             size_t ahead);
-void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst);
-int ic_resize_h_avx2_supports(const ic_rs_geom *g);
-void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
-                          int32_t count, int32_t elems, uint8_t *dst);
-void ic_resize_v_unpremul_row_avx2(const int16_t *const *rows, const int16_t *w,
-                                   const int32_t *wp, int32_t count, int32_t pixels,
-                                   uint8_t *dst);
-void ic_resize_premul_row_avx2(const uint8_t *rgba, int32_t pixels, int16_t *dst);
-void ic_resize_box_add_u8_avx2(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
-void ic_resize_box_add_s16_avx2(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
-void ic_resize_box_finish_avx2(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
-                               int16_t *dst);
-void ic_resize_box_rows_u8_avx2(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
-                                uint32_t m, int16_t *dst);
+IC_INTERNAL void ic_resize_h_u8_row_avx2(const uint8_t *src, const ic_rs_geom *g, int16_t *dst,
+                                         size_t ahead);
+IC_INTERNAL void ic_resize_h_s16_row_avx2(const int16_t *src, const ic_rs_geom *g, int16_t *dst);
+IC_INTERNAL int ic_resize_h_avx2_supports(const ic_rs_geom *g);
+IC_INTERNAL void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                                      int32_t count, int32_t elems, uint8_t *dst);
+IC_INTERNAL void ic_resize_v_unpremul_row_avx2(const int16_t *const *rows, const int16_t *w,
+                                               const int32_t *wp, int32_t count, int32_t pixels,
+                                               uint8_t *dst);
+IC_INTERNAL void ic_resize_premul_row_avx2(const uint8_t *rgba, int32_t pixels, int16_t *dst);
+IC_INTERNAL void ic_resize_box_add_u8_avx2(const uint8_t *src, int32_t n, int32_t first, uint32_t *acc);
+IC_INTERNAL void ic_resize_box_add_s16_avx2(const int16_t *src, int32_t n, int32_t first, uint32_t *acc);
+IC_INTERNAL void ic_resize_box_finish_avx2(const uint32_t *acc, int32_t n, uint32_t mult, int32_t shift,
+                                           int16_t *dst);
+IC_INTERNAL void ic_resize_box_rows_u8_avx2(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
+                                            uint32_t m, int16_t *dst);
 #endif
 
 #endif

@@ -9,10 +9,10 @@ struct LaplacianCommand: ParsableCommand {
         abstract: "Print the Laplacian sharpness score (mean, variance, std-dev) and write the response.",
         discussion: """
             The 3x3 Laplacian (-1 around, 8 in the centre, reflect-101 borders) of the image's \
-            luma (gray as is; RGB/RGBA as (77R + 150G + 29B + 128) >> 8). The score is the \
-            population standard deviation of the signed response, computed exactly. OUT is the \
-            response clamped to 0...255 (negative values show black), optionally through the \
-            1/2.2 display gamma.
+            luma (gray as is; RGB/RGBA through the Y plane of a full-range BT.601 I420 \
+            conversion). The score is the population standard deviation of the signed \
+            response, computed exactly. OUT is the response clamped to 0...255 (negative values \
+            show black), optionally through the 1/2.2 display gamma.
             """)
 
     @Argument(help: "Input image (PNM).")
