@@ -19,7 +19,7 @@ enum BenchInput {
             return try decodeJPEG(head)
         }
         let image = try PNM.read(path: path)
-        if image.format != .rgba8 { return try toRGBA(image) }
+        if image.format != .rgba8 { return try image.converted(to: .rgba8) }
         return image
     }
 
@@ -42,51 +42,6 @@ enum BenchInput {
         }
         guard status == 0 else { throw ImageError(.corruptData, "TurboJPEG could not decode the file") }
         return image
-    }
-
-    /// Gray or RGB to opaque RGBA (a bench-only helper until the conversion kernels land).
-    static func toRGBA(_ src: borrowing PixelBuffer) throws -> PixelBuffer {
-        var dst = try PixelBuffer(width: src.width, height: src.height, format: .rgba8, alphaMode: .opaque)
-        let channels = src.format == .gray8 ? 1 : 3
-        let sg = src.plane(0), dg = dst.plane(0)
-        src.withPlane(0) { s in
-            s.withUnsafeBufferPointer { sp in
-                dst.withMutablePlane(0) { d in
-                    d.withUnsafeMutableBufferPointer { dp in
-                        for y in 0..<src.height {
-                            for x in 0..<src.width {
-                                let si = y * sg.stride + x * channels, di = y * dg.stride + x * 4
-                                dp[di] = sp[si]
-                                dp[di + 1] = sp[si + (channels == 3 ? 1 : 0)]
-                                dp[di + 2] = sp[si + (channels == 3 ? 2 : 0)]
-                                dp[di + 3] = 255
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return dst
-    }
-
-    /// RGBA to RGB (drops alpha), for writing the input as a PPM.
-    static func toRGB(_ src: borrowing PixelBuffer) throws -> PixelBuffer {
-        var dst = try PixelBuffer(width: src.width, height: src.height, format: .rgb8)
-        let sg = src.plane(0), dg = dst.plane(0)
-        src.withPlane(0) { s in
-            s.withUnsafeBufferPointer { sp in
-                dst.withMutablePlane(0) { d in
-                    d.withUnsafeMutableBufferPointer { dp in
-                        for y in 0..<src.height {
-                            for x in 0..<src.width {
-                                for c in 0..<3 { dp[y * dg.stride + x * 3 + c] = sp[y * sg.stride + x * 4 + c] }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return dst
     }
 
     static func readAll(path: String) throws -> [UInt8] {

@@ -9,7 +9,7 @@ extension Workloads {
     /// the input converted to gray (in setup, outside the timing). Limit: a copy of the gray
     /// bytes.
     static let laplacian = Workload(name: "laplacian", summary: "fused Laplacian sharpness score of the gray image") { ctx in
-        let gray = try grayCopy(ctx.image)
+        let gray = try ctx.image.converted(to: .gray8) // BT.601 luma, setup only
         var score: SharpnessScore? = nil
         let timing = try ctx.time { score = try gray.laplacianScore() }
         let g = gray.plane(0)
@@ -36,27 +36,5 @@ extension Workloads {
                                limitBytes: src.rowBytes * src.rows,
                                note: "\(ctx.image.width)x\(ctx.image.height) -> \(size.width)x\(size.height), plan \(plan.byteCount / 1024) KiB")
         }
-    }
-
-    /// GRAY8 from the RGBA input: (77 R + 150 G + 29 B + 128) >> 8 (setup only).
-    static func grayCopy(_ image: borrowing PixelBuffer) throws -> PixelBuffer {
-        var gray = try PixelBuffer(width: image.width, height: image.height, format: .gray8)
-        let w = image.width, h = image.height, ss = image.plane(0).stride, ds = gray.plane(0).stride
-        image.withPlane(0) { s in
-            s.withUnsafeBufferPointer { sp in
-                gray.withMutablePlane(0) { d in
-                    d.withUnsafeMutableBufferPointer { dp in
-                        for y in 0..<h {
-                            for x in 0..<w {
-                                let o = y * ss + 4 * x
-                                let r = 77 * Int(sp[o]), g = 150 * Int(sp[o + 1]), b = 29 * Int(sp[o + 2])
-                                dp[y * ds + x] = UInt8((r + g + b + 128) >> 8)
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return gray
     }
 }

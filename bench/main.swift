@@ -87,7 +87,7 @@ struct Bench: ParsableCommand {
         let input = try BenchInput.load(path: image)
         let inputName = BenchInput.describe(path: image)
         if let writeInput {
-            try PNM.write(BenchInput.toRGB(input), path: writeInput)
+            try PNM.write(input.converted(to: .rgb8), path: writeInput)
             print("wrote \(inputName) to \(writeInput)")
             return
         }

@@ -47,6 +47,7 @@ extension PixelBuffer {
     /// | ``PixelFormat/i420`` ↔ ``PixelFormat/nv12`` | chroma split or interleaved, lossless |
     /// | ``PixelFormat/i420``, ``PixelFormat/nv12`` → ``PixelFormat/gray8`` | the luma (expanded to full range from video range) |
     /// | ``PixelFormat/gray8`` → ``PixelFormat/i420``, ``PixelFormat/nv12`` | the gray as luma, neutral chroma |
+    /// | ``PixelFormat/gray8``, ``PixelFormat/rgb8``, ``PixelFormat/rgba8`` among themselves | gray replicated; alpha 255 added or dropped; RGB → gray is full-range BT.601 luma (`ic_convert_channels`) |
     /// | same format | a copy |
     ///
     /// Numeric contract: every sample within 1 LSB of the float64 formula (clamped and
@@ -79,6 +80,8 @@ extension PixelBuffer {
                 case (.i420, .nv12), (.nv12, .i420): ic_yuv_convert_layout(src, dst)
                 case (.i420, .gray8), (.nv12, .gray8): ic_yuv_to_gray(src, dst, range.cValue)
                 case (.gray8, .i420), (.gray8, .nv12): ic_gray_to_yuv(src, dst, range.cValue)
+                case (.gray8, .rgb8), (.gray8, .rgba8), (.rgb8, .rgba8), (.rgba8, .rgb8), (.rgb8, .gray8), (.rgba8, .gray8):
+                    ic_convert_channels(src, dst)
                 default: IC_ERR_UNSUPPORTED
                 }
             }

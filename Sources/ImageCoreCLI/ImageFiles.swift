@@ -121,7 +121,7 @@ enum ImageFiles {
         if let raw { return try RawYUV.read(path: path, width: raw.width, height: raw.height, format: raw.format) }
         if ext(path) == "yuv" { throw ImageError(.invalidArgument, "\(path): raw .yuv needs --size WxH and --layout") }
         let image = try read(path)
-        return image.format == .rgb8 ? try rgba(from: image) : image
+        return image.format == .rgb8 ? try image.converted(to: .rgba8) : image
     }
 
     // MARK: writing
@@ -135,7 +135,7 @@ enum ImageFiles {
         case .pnm:
             guard !image.format.isYUV else { throw ImageError(.unsupported, "\(path): PNM holds gray, RGB or RGBA, not \(image.format); write .yuv") }
             if ext(path) == "ppm" && image.format != .rgb8 {
-                try PNM.write(try rgb(from: image), path: path)
+                try PNM.write(try image.converted(to: .rgb8), path: path)
             } else if ext(path) == "pgm" && image.format != .gray8 {
                 throw ImageError(.unsupported, "\(path): .pgm holds gray, not \(image.format); use .ppm or .pam")
             } else {
@@ -153,39 +153,5 @@ enum ImageFiles {
         guard let f = fopen(path, "wb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
         let ok = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
         guard fclose(f) == 0 && ok else { unlink(path); throw ImageError(.io, "\(path): write failed") }
-    }
-
-    // MARK: channel shuffles (no kernel for these yet; plain loops)
-
-    static func rgba(from src: borrowing PixelBuffer) throws(ImageError) -> PixelBuffer {
-        var dst = try PixelBuffer(width: src.width, height: src.height, format: .rgba8, alphaMode: .opaque)
-        let ss = src.plane(0).stride, ds = dst.plane(0).stride, w = src.width, h = src.height
-        src.withPlane(0) { s in
-            dst.withMutablePlane(0) { d in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        for c in 0..<3 { d[y * ds + 4 * x + c] = s[y * ss + 3 * x + c] }
-                        d[y * ds + 4 * x + 3] = 255
-                    }
-                }
-            }
-        }
-        return dst
-    }
-
-    static func rgb(from src: borrowing PixelBuffer) throws(ImageError) -> PixelBuffer {
-        var dst = try PixelBuffer(width: src.width, height: src.height, format: .rgb8)
-        let ss = src.plane(0).stride, ds = dst.plane(0).stride, w = src.width, h = src.height
-        let n = src.format == .rgba8 ? 4 : 1
-        src.withPlane(0) { s in
-            dst.withMutablePlane(0) { d in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        for c in 0..<3 { d[y * ds + 3 * x + c] = s[y * ss + n * x + (n == 4 ? c : 0)] }
-                    }
-                }
-            }
-        }
-        return dst
     }
 }

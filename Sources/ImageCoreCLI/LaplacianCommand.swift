@@ -9,8 +9,7 @@ struct LaplacianCommand: ParsableCommand {
         abstract: "Print the Laplacian sharpness score (mean, variance, std-dev) and write the response.",
         discussion: """
             The 3x3 Laplacian (-1 around, 8 in the centre, reflect-101 borders) of the image's \
-            luma (gray as is; RGB/RGBA through the Y plane of a full-range BT.601 I420 \
-            conversion). The score is the population standard deviation of the signed \
+            luma (gray and YUV as is; RGB/RGBA converted to full-range BT.601 luma). The score is the population standard deviation of the signed \
             response, computed exactly. OUT is the response clamped to 0...255 (negative values \
             show black), optionally through the 1/2.2 display gamma.
             """)
@@ -38,7 +37,7 @@ struct LaplacianCommand: ParsableCommand {
         let image = try ImageFiles.read(path: input)
         let gray: PixelBuffer = switch image.format {
         case .gray8, .i420, .nv12: image
-        case .rgb8, .rgba8: try image.converted(to: .i420) // the Laplacian reads the Y plane
+        case .rgb8, .rgba8: try image.converted(to: .gray8)
         }
         let score = try gray.laplacianScore(roi: region)
         let display = try gray.laplacianDisplay(roi: region, gamma: gamma)

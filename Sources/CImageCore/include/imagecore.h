@@ -276,5 +276,6 @@ uint32_t ic_get_cpu_mask(void);
 #include "imagecore/warp.h"
 #include "imagecore/detect.h"
 #include "imagecore/enhance.h"
+#include "imagecore/channels.h"
 
 #endif /* IMAGECORE_H */
