@@ -43,7 +43,7 @@ public enum PNM {
 
     /// Reads a PNM file into a new buffer.
     public static func read(path: String, alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        guard let f = fopen(path, "rb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
+        guard let f = fopen(path, "rb") else { throw PlaneFileIO.openError(path) }
         defer { fclose(f) }
         var input = FileInput(file: f)
         do {
@@ -55,7 +55,7 @@ public enum PNM {
 
     /// Reads the header of a PNM file.
     public static func readHeader(path: String) throws(ImageError) -> Header {
-        guard let f = fopen(path, "rb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
+        guard let f = fopen(path, "rb") else { throw PlaneFileIO.openError(path) }
         defer { fclose(f) }
         var input = FileInput(file: f)
         return try parseHeader(&input)
@@ -89,16 +89,7 @@ public enum PNM {
         }
         var buffer = try PixelBuffer(width: h.width, height: h.height, format: h.format,
                                      alphaMode: .straight, alignment: alignment)
-        let stride = buffer.plane(0).stride
-        let complete = buffer.withMutablePlane(0) { span in
-            span.withUnsafeMutableBytes { raw in
-                for y in 0..<h.height where input.read(into: raw.baseAddress! + y * stride, count: rowBytes) != rowBytes {
-                    return false
-                }
-                return true
-            }
-        }
-        guard complete else { throw ImageError(.corruptData, "truncated pixel data") }
+        guard PlaneFileIO.readRows(&input, into: &buffer) else { throw ImageError(.corruptData, "truncated pixel data") }
         return buffer
     }
 
@@ -200,23 +191,7 @@ public enum PNM {
     /// Writes a gray, RGB or RGBA buffer to a file as P5, P6 or P7, row by row from the
     /// buffer (no intermediate copy of the image).
     public static func write(_ buffer: borrowing PixelBuffer, path: String) throws(ImageError) {
-        let header = try headerBytes(for: buffer)
-        guard let f = fopen(path, "wb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
-        let g = buffer.plane(0)
-        var ok = header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
-        if ok {
-            ok = buffer.withPlane(0) { span in
-                span.withUnsafeBytes { raw in
-                    (0..<g.rows).allSatisfy { y in fwrite(raw.baseAddress! + y * g.stride, 1, g.rowBytes, f) == g.rowBytes }
-                }
-            }
-        }
-        let closed = fclose(f) == 0
-        guard ok && closed else {
-            let reason = String(cString: strerror(errno))
-            unlink(path)
-            throw ImageError(.io, "\(path): \(reason)")
-        }
+        try PlaneFileIO.write(buffer, header: try headerBytes(for: buffer), path: path)
     }
 }
 

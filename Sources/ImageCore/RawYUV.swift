@@ -23,7 +23,7 @@ public enum RawYUV {
         guard width >= 1, height >= 1, width <= 65535, height <= 65535 else {
             throw ImageError(width < 1 || height < 1 ? .invalidArgument : .tooLarge, "raw .yuv size \(width)x\(height)")
         }
-        guard let f = fopen(path, "rb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
+        guard let f = fopen(path, "rb") else { throw PlaneFileIO.openError(path) }
         defer { fclose(f) }
         var input = FileInput(file: f)
         let expected = fileSize(width: width, height: height)
@@ -31,36 +31,13 @@ public enum RawYUV {
             throw ImageError(.corruptData, "\(path): \(size) bytes, but \(width)x\(height) \(format) needs \(expected)")
         }
         var buffer = try PixelBuffer(width: width, height: height, format: format, alignment: alignment)
-        for p in 0..<buffer.planeCount {
-            let g = buffer.plane(p)
-            let ok = buffer.withMutablePlane(p) { span in
-                span.withUnsafeMutableBytes { raw in
-                    (0..<g.rows).allSatisfy { y in input.read(into: raw.baseAddress! + y * g.stride, count: g.rowBytes) == g.rowBytes }
-                }
-            }
-            guard ok else { throw ImageError(.corruptData, "\(path): truncated") }
-        }
+        guard PlaneFileIO.readRows(&input, into: &buffer) else { throw ImageError(.corruptData, "\(path): truncated") }
         return buffer
     }
 
     /// Writes an I420 or NV12 buffer's planes, rows without padding, straight from the buffer.
     public static func write(_ buffer: borrowing PixelBuffer, path: String) throws(ImageError) {
         guard buffer.format.isYUV else { throw ImageError(.invalidArgument, "raw .yuv holds I420 or NV12, not \(buffer.format)") }
-        guard let f = fopen(path, "wb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
-        var ok = true
-        for p in 0..<buffer.planeCount where ok {
-            let g = buffer.plane(p)
-            ok = buffer.withPlane(p) { span in
-                span.withUnsafeBytes { raw in
-                    (0..<g.rows).allSatisfy { y in fwrite(raw.baseAddress! + y * g.stride, 1, g.rowBytes, f) == g.rowBytes }
-                }
-            }
-        }
-        let closed = fclose(f) == 0
-        guard ok && closed else {
-            let reason = String(cString: strerror(errno))
-            unlink(path)
-            throw ImageError(.io, "\(path): \(reason)")
-        }
+        try PlaneFileIO.write(buffer, header: [], path: path)
     }
 }
