@@ -69,15 +69,7 @@ public enum PNM {
 
     /// Decodes PNM bytes held in memory into a new buffer.
     public static func decode(_ bytes: [UInt8], alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        // Array.withUnsafeBytes cannot return a ~Copyable value; hand it out through a var.
-        var result: PixelBuffer? = nil
-        var failure: ImageError? = nil
-        bytes.withUnsafeBytes { raw in
-            do throws(ImageError) { result = try decode(raw, alignment: alignment) }
-            catch { failure = error }
-        }
-        if let failure { throw failure }
-        return result.take()!
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, alignment: alignment) }
     }
 
     static func load<I: PNMInput>(_ input: inout I, alignment: Int) throws(ImageError) -> PixelBuffer {

@@ -10,17 +10,9 @@ public struct JPEGThumbnailDecoder: ThumbnailDecoder {
 
     public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int) throws(ImageError) -> PixelBuffer {
         guard n >= 1 else { throw ImageError(.invalidArgument, "maxPixelSize \(n)") }
-        // RawSpan.withUnsafeBytes cannot return a ~Copyable value: hand it out through a var.
-        var result: PixelBuffer? = nil
-        var failure: ImageError? = nil
-        bytes.withUnsafeBytes { raw in
-            do throws(ImageError) {
-                let format: PixelFormat = try JPEG.info(raw).colorSpace == .gray ? .gray8 : .rgba8
-                let thumb = try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format)
-                result = thumb.take()
-            } catch { failure = error }
+        return try JPEG.withBytes(bytes) { raw throws(ImageError) in
+            let format: PixelFormat = try JPEG.info(raw).colorSpace == .gray ? .gray8 : .rgba8
+            return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format).take()
         }
-        if let failure { throw failure }
-        return result.take()!
     }
 }
