@@ -414,7 +414,7 @@ static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], 
         runon += ext[i];
         runlen += extlen[i];
     }
-    score -= 0.6 * runon;
+    score -= 1.0 * runon;
     out->score = score;
     double conf = supported / total_len - 0.5 * (runlen > 0 ? runon / runlen : 0);
     out->confidence = conf < 0 ? 0 : conf > 1 ? 1 : conf;
