@@ -82,7 +82,7 @@ enum RSS {
         defer { fclose(f) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), f) != nil {
-            let s = String(cString: line)
+            let s = String(decoding: line.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if s.hasPrefix(name) {
                 let digits = s.dropFirst(name.count).filter(\.isNumber)
                 return Int(digits).map { $0 * 1024 }

@@ -78,6 +78,8 @@ struct PixelBufferTests {
         var size = 0
         #expect(ic_image_size(IC_FORMAT_GRAY8, 10, 10, 64, &size) == IC_OK)
         #expect(usage.liveBytes == size)
+        let keptWidth = kept?.width
+        #expect(keptWidth == 10)
         let (_, after) = PixelAllocator.measure { kept = nil }
         #expect(after.liveBytes == 0)
     }

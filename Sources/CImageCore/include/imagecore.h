@@ -108,6 +108,14 @@ typedef struct ic_image {
     ic_plane planes[IC_MAX_PLANES];
 } ic_image;
 
+/** A rectangle of pixels: columns [x, x + width), rows [y, y + height). */
+typedef struct ic_rect {
+    int32_t x;
+    int32_t y;
+    int32_t width;
+    int32_t height;
+} ic_rect;
+
 /** Number of planes of a format (1, 2 or 3), or 0 for an unknown format. */
 int32_t ic_format_plane_count(ic_format format);
 

@@ -40,14 +40,6 @@
 extern "C" {
 #endif
 
-/** A rectangle of pixels: columns [x, x + width), rows [y, y + height). */
-typedef struct ic_rect {
-    int32_t x;
-    int32_t y;
-    int32_t width;
-    int32_t height;
-} ic_rect;
-
 /**
  * A caller-owned plane of int16 values (e.g. a Laplacian response).
  * `stride` is in bytes between rows: even, and at least 2 * width. `data` must be 2-byte
