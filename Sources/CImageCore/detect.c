@@ -9,6 +9,13 @@
 
 #define IC_PI 3.14159265358979323846
 
+/* Quad scoring (see score_quad), measured on the bench's detect-eval and on 240 composites
+ * of other seeds: the score is lowered by this much per supported pixel run on past a
+ * corner and per unsupported pixel at a side's ends; opposite sides differ in length by at
+ * most this factor; no side is shorter than this share of the longest. */
+static const double IC_DET_RUNON_W = 2.0, IC_DET_CORNER_W = 2.0, IC_DET_OPP_RATIO = 0.4,
+                    IC_DET_SIDE_RATIO = 0.15;
+
 /* ---- scratch layout ------------------------------------------------------------------- */
 
 static size_t take(uint8_t *base, size_t *off, size_t bytes, void **out) {
@@ -39,8 +46,22 @@ size_t ic__det_layout(ic_det_work *wk, uint8_t *base, int32_t w, int32_t h, int3
     take(base, &off, n * sizeof(int16_t), &p); wk->dir = p;
     take(base, &off, (size_t)wk->max_edges * sizeof(ic_det_edge), &p); wk->edges = p;
     take(base, &off, (size_t)IC_DET_THETA * (size_t)wk->nrho * sizeof(uint16_t), &p); wk->acc = p;
-    take(base, &off, (size_t)IC_DET_MAX_PROFILED * 2 * ((size_t)longest + 1) * sizeof(uint16_t), &p); wk->profiles = p;
+    take(base, &off, (size_t)IC_DET_MAX_PROFILED * 4 * ((size_t)longest + 1) * sizeof(uint16_t), &p); wk->profiles = p;
     take(base, &off, (size_t)src_width, &p); wk->luma_row = p;
+    /* One area for what is never live at the same time: the gradients (edge stage), the
+     * accumulator's local maxima (line stage; never 8-neighbours, so at most one per
+     * 2 x 2 block) and the crossing table (quad search). */
+    size_t grad = 2 * n * sizeof(int16_t);
+    size_t peaks = (size_t)(IC_DET_THETA / 2 + 1) * (size_t)(wk->nrho / 2 + 1) * sizeof(uint64_t);
+    size_t cross = (size_t)IC_DET_MAX_LINES * IC_DET_MAX_PROFILED * sizeof(ic_det_crossing);
+    size_t shared = grad > peaks ? grad : peaks;
+    if (cross > shared) shared = cross;
+    take(base, &off, shared, &p);
+    wk->gx = p;
+    wk->gy = p ? (int16_t *)p + n : NULL;
+    wk->peaks = p;
+    wk->peak_cap = (int32_t)(peaks / sizeof(uint64_t));
+    wk->cross = p;
     take(base, &off, 4 * (size_t)w * sizeof(int32_t), &p); wk->cols = p;
     return off + 16; /* room to align the base */
 }
@@ -75,12 +96,19 @@ ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_
 
 /* ---- lines ------------------------------------------------------------------------------ */
 
+/* Prefix sums along a line of the pixels supported by edges whose gradient points along
+ * +n (pos), along -n (neg), and both; interleaved so that one range query touches two
+ * cache lines, not six. */
+typedef struct prof_entry {
+    uint16_t pos, neg, both, pad;
+} prof_entry;
+
 typedef struct line {
     double phi, c;       /* normal angle in [0, pi) and offset */
     double cs, sn;       /* cos(phi), sin(phi) */
     int32_t horizontal;  /* walks over x (the line is closer to horizontal) */
     int32_t start, len;  /* profile covers major-axis pixels start .. start + len - 1 */
-    uint16_t *pos, *neg; /* prefix sums of supported pixels, by gradient along +n / -n */
+    prof_entry *prof;    /* len + 1 prefix sums of supported pixels (see profile) */
     int32_t votes;
     int32_t runs;        /* length in long single-polarity runs of support (see run_score) */
 } line;
@@ -100,6 +128,13 @@ static inline double line_cross(const line *l, double t) {
     return l->horizontal ? (l->c - t * l->cs) / l->sn : (l->c - t * l->sn) / l->cs;
 }
 
+/* floor() for the coordinates here (|v| < 2^30): a plain conversion, not a libm call on
+ * targets without SSE4.1's rounding instruction. */
+static inline int32_t ifloor(double v) {
+    int32_t i = (int32_t)v;
+    return i - (v < i);
+}
+
 /* Angular distance between a gradient direction (degrees 0..359) and a normal angle
  * (radians, [0, pi)) modulo 180 degrees, and the polarity: +1 when the gradient points
  * along +n. */
@@ -111,6 +146,12 @@ static inline double dir_diff(int32_t dir, double phi_deg, int32_t *polarity) {
     return m > 90 ? 180 - m : m;
 }
 
+/* For a line of normal angle phi (degrees), what an edge pixel of each direction says
+ * about it: tab[dir + 1] is 1 when the direction agrees within IC_DET_DIR_TOL with the
+ * gradient along +n, 2 along -n, 0 otherwise (tab[0]: no edge pixel, dir -1). Built once
+ * per line, it replaces the angle arithmetic in the per-pixel loops. */
+static void dir_table(double phi_deg, uint8_t tab[361]);
+
 /* Tolerances (at the working size): the angle between an edge's gradient and a line's
  * normal for the edge to support the line; the band across a line in which support is
  * looked for; the spread of a Hough vote around the edge's own direction, in degrees;
@@ -120,28 +161,39 @@ enum { IC_DET_DIR_TOL = 20, IC_DET_BAND = 1, IC_DET_VOTE_SPREAD = 6, IC_DET_DUP_
        IC_DET_RUN = 16, IC_DET_MIN_CROSS = 40 };
 #endif
 
+static void dir_table(double phi_deg, uint8_t tab[361]) {
+    tab[0] = 0;
+    for (int32_t d = 0; d < 360; d++) {
+        int32_t pol;
+        tab[d + 1] = dir_diff(d, phi_deg, &pol) > IC_DET_DIR_TOL ? 0 : pol > 0 ? 1 : 2;
+    }
+}
+
 /* Least-squares refit of a line to the edge pixels within `band` px of it whose direction
  * agrees, optionally restricted to major-axis range [t0, t1] and one polarity (0: any).
  * Returns the number of pixels used (the line is unchanged below 8). */
 static int32_t refit(const ic_det_work *wk, line *l, int32_t band, double t0, double t1, int32_t polarity) {
     const int32_t w = wk->w, h = wk->h;
-    const double phi_deg = l->phi * 180 / IC_PI;
+    uint8_t tab[361];
+    dir_table(l->phi * 180 / IC_PI, tab);
+    const uint8_t want = polarity > 0 ? 1 : polarity < 0 ? 2 : 0;
     int32_t lo = (int32_t)ceil(t0), hi = (int32_t)floor(t1);
     int32_t extent = l->horizontal ? w : h, other = l->horizontal ? h : w;
     if (lo < 0) lo = 0;
     if (hi > extent - 1) hi = extent - 1;
     double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
     int32_t n = 0;
+    /* the cross position steps linearly along the major axis */
+    const double q0 = line_cross(l, lo + 0.5) - 0.5, dq = line_cross(l, lo + 1.5) - 0.5 - q0;
     for (int32_t t = lo; t <= hi; t++) {
-        double q = line_cross(l, t + 0.5) - 0.5;
+        double q = q0 + (t - lo) * dq;
         if (!(q > -band - 1 && q < other + band)) continue;
-        int32_t qi = (int32_t)floor(q + 0.5);
+        int32_t qi = ifloor(q + 0.5);
         for (int32_t k = qi - band; k <= qi + band; k++) {
             if (k < 0 || k >= other) continue;
             int32_t x = l->horizontal ? t : k, y = l->horizontal ? k : t;
-            int32_t d = wk->dir[(size_t)y * w + x], pol;
-            if (d < 0 || dir_diff(d, phi_deg, &pol) > IC_DET_DIR_TOL) continue;
-            if (polarity && pol != polarity) continue;
+            uint8_t code = tab[wk->dir[(size_t)y * w + x] + 1];
+            if (!code || (want && code != want)) continue;
             double px = x + 0.5, py = y + 0.5;
             sx += px; sy += py; sxx += px * px; syy += py * py; sxy += px * py;
             n++;
@@ -164,43 +216,65 @@ static int32_t refit(const ic_det_work *wk, line *l, int32_t band, double t0, do
  * agreeing direction lies within 1 px across, by polarity, as prefix sums. */
 static void profile(const ic_det_work *wk, line *l) {
     const int32_t w = wk->w, h = wk->h;
-    const double phi_deg = l->phi * 180 / IC_PI;
+    uint8_t tab[361];
+    dir_table(l->phi * 180 / IC_PI, tab);
     int32_t extent = l->horizontal ? w : h, other = l->horizontal ? h : w;
     l->start = 0;
     l->len = extent;
+    const double q0 = line_cross(l, 0.5) - 0.5, dq = line_cross(l, 1.5) - 0.5 - q0;
     for (int32_t t = 0; t < extent; t++) {
         int32_t p = 0, m = 0;
-        double q = line_cross(l, t + 0.5) - 0.5;
+        double q = q0 + t * dq;
         if (q > -IC_DET_BAND - 1 && q < other + IC_DET_BAND) {
-            int32_t qi = (int32_t)floor(q + 0.5);
+            int32_t qi = ifloor(q + 0.5);
             for (int32_t k = qi - IC_DET_BAND; k <= qi + IC_DET_BAND; k++) {
                 if (k < 0 || k >= other) continue;
                 int32_t x = l->horizontal ? t : k, y = l->horizontal ? k : t;
-                int32_t d = wk->dir[(size_t)y * w + x], pol;
-                if (d < 0 || dir_diff(d, phi_deg, &pol) > IC_DET_DIR_TOL) continue;
-                if (pol > 0) p = 1; else m = 1;
+                uint8_t code = tab[wk->dir[(size_t)y * w + x] + 1];
+                p |= code == 1;
+                m |= code == 2;
             }
         }
         /* indicators first, prefix sums below */
-        l->pos[t + 1] = (uint16_t)p;
-        l->neg[t + 1] = (uint16_t)m;
+        prof_entry e = {(uint16_t)p, (uint16_t)m, (uint16_t)(p & m), 0};
+        l->prof[t + 1] = e;
     }
     /* prefix sums */
-    l->pos[0] = l->neg[0] = 0;
+    memset(&l->prof[0], 0, sizeof l->prof[0]);
     for (int32_t v = 1; v <= extent; v++) {
-        l->pos[v] = (uint16_t)(l->pos[v - 1] + l->pos[v]);
-        l->neg[v] = (uint16_t)(l->neg[v - 1] + l->neg[v]);
+        l->prof[v].pos = (uint16_t)(l->prof[v - 1].pos + l->prof[v].pos);
+        l->prof[v].neg = (uint16_t)(l->prof[v - 1].neg + l->prof[v].neg);
+        l->prof[v].both = (uint16_t)(l->prof[v - 1].both + l->prof[v].both);
     }
 }
 
-/* Supported pixels on major-axis range [a, b) (clipped to the profile). */
-static inline void support(const line *l, double a, double b, int32_t *pos, int32_t *neg) {
-    int32_t ia = (int32_t)floor(a + 0.5), ib = (int32_t)floor(b + 0.5);
+/* The support a side is credited with from its pixel counts by polarity (p, m) and with
+ * both (bo): the better polarity, or, when more, the pixels supported by exactly one
+ * polarity (*mixed = 1). A page side keeps one polarity unless the surface behind it
+ * alternates between darker and brighter than the paper (striped blinds, foliage): then
+ * its support alternates in polarity, segment by segment, but is never of both polarities
+ * at once, as along a line drawn on the page. */
+static inline int32_t side_credit(int32_t p, int32_t m, int32_t bo, int32_t *mixed) {
+    int32_t best = p > m ? p : m;
+    *mixed = p + m - 2 * bo > best;
+    return *mixed ? p + m - 2 * bo : best;
+}
+
+/* Supported pixels on major-axis range [a, b) (clipped to the profile): by polarity, and
+ * (when `both` is not NULL) with both. */
+static inline void support(const line *l, double a, double b, int32_t *pos, int32_t *neg, int32_t *both) {
+    int32_t ia = ifloor(a + 0.5), ib = ifloor(b + 0.5);
     if (ia < 0) ia = 0;
     if (ib > l->len) ib = l->len;
-    if (ib <= ia) { *pos = *neg = 0; return; }
-    *pos = l->pos[ib] - l->pos[ia];
-    *neg = l->neg[ib] - l->neg[ia];
+    if (ib <= ia) {
+        *pos = *neg = 0;
+        if (both) *both = 0;
+        return;
+    }
+    const prof_entry *x = &l->prof[ia], *y = &l->prof[ib];
+    *pos = y->pos - x->pos;
+    *neg = y->neg - x->neg;
+    if (both) *both = y->both - x->both;
 }
 
 /* The length of the line covered by long runs of support of one polarity (runs of at
@@ -210,10 +284,10 @@ static inline void support(const line *l, double a, double b, int32_t *pos, int3
 static int32_t run_score(const line *l) {
     int32_t best = 0;
     for (int pol = 0; pol < 2; pol++) {
-        const uint16_t *ps = pol ? l->neg : l->pos;
         int32_t total = 0, run = 0, gap = 0;
         for (int32_t t = 0; t < l->len; t++) {
-            if (ps[t + 1] != ps[t]) {
+            int on = pol ? l->prof[t + 1].neg != l->prof[t].neg : l->prof[t + 1].pos != l->prof[t].pos;
+            if (on) {
                 run += gap + 1;
                 gap = 0;
             } else if (run > 0 && ++gap > 3) {
@@ -225,6 +299,22 @@ static int32_t run_score(const line *l) {
         if (total > best) best = total;
     }
     return best;
+}
+
+/* Ascending in-place heap sort of distinct keys (libc's qsort may allocate). */
+static void sort_keys(uint64_t *k, int32_t n) {
+    for (int32_t end = n, start = n / 2; end > 1;) {
+        if (start > 0) start--;
+        else { uint64_t t = k[0]; k[0] = k[--end]; k[end] = t; }
+        for (int32_t i = start;;) { /* sift down within [0, end) */
+            int32_t c = 2 * i + 1;
+            if (c >= end) break;
+            if (c + 1 < end && k[c + 1] > k[c]) c++;
+            if (k[i] >= k[c]) break;
+            uint64_t t = k[i]; k[i] = k[c]; k[c] = t;
+            i = c;
+        }
+    }
 }
 
 /* Hough transform with orientation voting, then the strongest separated peaks. */
@@ -239,10 +329,11 @@ static int32_t find_lines(ic_det_work *wk, line *lines) {
         double x = e->x + 0.5 - cx, y = e->y + 0.5 - cy;
         int32_t b0 = e->dir % 180;
         for (int32_t db = -IC_DET_VOTE_SPREAD; db <= IC_DET_VOTE_SPREAD; db++) {
-            int32_t b = (b0 + db + IC_DET_THETA) % IC_DET_THETA;
+            int32_t b = b0 + db;
+            b += b < 0 ? IC_DET_THETA : b >= IC_DET_THETA ? -IC_DET_THETA : 0;
             /* the neighbouring offsets too: positions are whole pixels, so a straight edge
              * spreads over about 3 offset bins */
-            int32_t r = (int32_t)floor(x * cs[b] + y * sn[b] + 0.5) + off;
+            int32_t r = ifloor(x * cs[b] + y * sn[b] + 0.5) + off;
             uint16_t *a = &wk->acc[(size_t)b * nrho + r];
             /* no overflow: a cell gets at most one vote per edge pixel, and there are at
              * most 65535 of those (ic__det_layout) */
@@ -256,8 +347,13 @@ static int32_t find_lines(ic_det_work *wk, line *lines) {
      * strong ones (see search) */
     int32_t minv = (w < h ? w : h) / 24;
     if (minv < 12) minv = 12;
-    int32_t np = 0;
-    int32_t pb[IC_DET_MAX_PEAKS], pr[IC_DET_MAX_PEAKS], pv[IC_DET_MAX_PEAKS];
+    /* Every local maximum goes into wk->peaks as a sort key: votes descending, then scan
+     * order (angle, offset); a histogram of the votes gives the threshold above which the
+     * IC_DET_MAX_PEAKS strongest lie, and only those are sorted. */
+    uint64_t *keys = wk->peaks;
+    int32_t nmax = 0;
+    uint32_t vh[IC_DET_VOTE_HIST];
+    memset(vh, 0, sizeof vh);
     for (int32_t b = 0; b < IC_DET_THETA; b++) {
         const uint16_t *row = wk->acc + (size_t)b * nrho;
         for (int32_t r = 1; r < nrho - 1; r++) {
@@ -279,15 +375,26 @@ static int32_t find_lines(ic_det_work *wk, line *lines) {
                 }
             }
             if (!is_max) continue;
-            /* keep the IC_DET_MAX_PEAKS strongest, sorted */
-            int32_t at = np < IC_DET_MAX_PEAKS ? np++ : IC_DET_MAX_PEAKS;
-            if (at == IC_DET_MAX_PEAKS) {
-                if (v <= pv[IC_DET_MAX_PEAKS - 1]) continue;
-                at = IC_DET_MAX_PEAKS - 1;
-            }
-            while (at > 0 && pv[at - 1] < v) { pb[at] = pb[at - 1]; pr[at] = pr[at - 1]; pv[at] = pv[at - 1]; at--; }
-            pb[at] = b; pr[at] = r; pv[at] = v;
+            /* maxima are never 8-neighbours, so they fit the bound of ic__det_layout (the
+             * test is a guard, never taken) */
+            if (nmax == wk->peak_cap) continue;
+            keys[nmax++] = ((uint64_t)(65535 - v) << 32) | (uint32_t)(b * nrho + r);
+            vh[v < IC_DET_VOTE_HIST ? v : IC_DET_VOTE_HIST - 1]++;
         }
+    }
+    int32_t cut = IC_DET_VOTE_HIST - 1;
+    for (uint32_t above = 0; cut > 0 && above + vh[cut] < IC_DET_MAX_PEAKS; cut--) above += vh[cut];
+    int32_t np = 0;
+    for (int32_t i = 0; i < nmax; i++)
+        if (65535 - (int32_t)(keys[i] >> 32) >= cut) keys[np++] = keys[i];
+    sort_keys(keys, np);
+    if (np > IC_DET_MAX_PEAKS) np = IC_DET_MAX_PEAKS;
+    int32_t pb[IC_DET_MAX_PEAKS], pr[IC_DET_MAX_PEAKS], pv[IC_DET_MAX_PEAKS];
+    for (int32_t i = 0; i < np; i++) {
+        uint32_t cell = (uint32_t)keys[i];
+        pb[i] = (int32_t)(cell / (uint32_t)nrho);
+        pr[i] = (int32_t)(cell % (uint32_t)nrho);
+        pv[i] = 65535 - (int32_t)(keys[i] >> 32);
     }
     /* Greedy selection with suppression of near-duplicates: up to IC_DET_MAX_PROFILED
      * lines, refitted and profiled; then the IC_DET_MAX_LINES with the most long-run
@@ -307,8 +414,7 @@ static int32_t find_lines(ic_det_work *wk, line *lines) {
         line *l = &lines[n];
         line_set(l, phi, rho + cx * cos(phi) + cy * sin(phi));
         l->votes = pv[i];
-        l->pos = wk->profiles + (size_t)n * 2 * ((size_t)longest + 1);
-        l->neg = l->pos + longest + 1;
+        l->prof = (prof_entry *)(void *)(wk->profiles + (size_t)n * 4 * ((size_t)longest + 1));
         refit(wk, l, 2, -1e9, 1e9, 0);
         profile(wk, l);
         l->runs = run_score(l);
@@ -348,7 +454,9 @@ typedef struct candidate {
 } candidate;
 
 /* Scores the quad with sides a, b, c, d in cyclic order (corners a∩b, b∩c, c∩d, d∩a). */
-static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], double min_area, candidate *out) {
+/* Quads whose score could not exceed `bound` are refused early (-INFINITY: none). */
+static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], double min_area, double bound,
+                      candidate *out) {
     const double w = wk->w, h = wk->h;
     ic_point c[4];
     for (int i = 0; i < 4; i++)
@@ -376,37 +484,64 @@ static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], 
     }
     if (fabs(area2) / 2 < min_area * w * h) return 0;
     ic_point g = {(c[0].x + c[1].x + c[2].x + c[3].x) / 4, (c[0].y + c[1].y + c[2].y + c[3].y) / 4};
-    /* Side i lies on line s[i] between corners c[i - 1] and c[i]. */
-    double len[4], in[4], outc[4], ext[4], extlen[4];
+    /* Side i lies on line s[i] between corners c[i - 1] and c[i], from ta[i] to tb[i]. */
+    double len[4], in[4], outc[4], ext[4], extlen[4], credit[4], bare[4], ta[4], tb[4];
+    int32_t mixed[4];
     double total_len = 0;
     for (int i = 0; i < 4; i++) {
         const line *l = &L[s[i]];
-        ic_point a = c[(i + 3) & 3], b = c[i];
-        double ta = major(l, a), tb = major(l, b);
-        if (ta > tb) { double t = ta; ta = tb; tb = t; }
-        len[i] = tb - ta;
+        ta[i] = major(l, c[(i + 3) & 3]);
+        tb[i] = major(l, c[i]);
+        if (ta[i] > tb[i]) { double t = ta[i]; ta[i] = tb[i]; tb[i] = t; }
+        len[i] = tb[i] - ta[i];
         if (len[i] < 8) return 0;
-        int32_t p, m;
-        support(l, ta, tb, &p, &m);
+        total_len += len[i];
+    }
+    /* A page seen in perspective has opposite sides of comparable length and no side much
+     * shorter than the longest: a near-triangle (a side of a few pixels where two lines
+     * meet) is line clutter, typically a page side, a line drawn on the page and a surface
+     * edge beyond it. */
+    for (int i = 0; i < 2; i++) {
+        double a = len[i], b = len[i + 2];
+        if (a < IC_DET_OPP_RATIO * b || b < IC_DET_OPP_RATIO * a) return 0;
+    }
+    double lmax = len[0];
+    for (int i = 1; i < 4; i++) if (len[i] > lmax) lmax = len[i];
+    for (int i = 0; i < 4; i++) if (len[i] < IC_DET_SIDE_RATIO * lmax) return 0;
+    /* the score is at most the perimeter (every side fully supported, nothing run on) */
+    if (total_len <= bound) return 0;
+    for (int i = 0; i < 4; i++) {
+        const line *l = &L[s[i]];
+        int32_t p, m, bo;
+        support(l, ta[i], tb[i], &p, &m, &bo);
         /* inward: the side of the line the centroid is on */
         int inward_plus = l->cs * g.x + l->sn * g.y - l->c > 0;
         in[i] = inward_plus ? p : m;   /* gradient pointing inward: brighter inside */
         outc[i] = inward_plus ? m : p;
-        total_len += len[i];
+        credit[i] = side_credit(p, m, bo, &mixed[i]);
+        if (credit[i] < 0.3 * len[i]) return 0;
         /* runs past the corners: support just beyond each end */
         double e = 0.12 * len[i];
         if (e < 4) e = 4;
         int32_t p1, m1, p2, m2;
-        support(l, ta - e, ta, &p1, &m1);
-        support(l, tb, tb + e, &p2, &m2);
+        support(l, ta[i] - e, ta[i], &p1, &m1, NULL);
+        support(l, tb[i], tb[i] + e, &p2, &m2, NULL);
         ext[i] = p1 + m1 + p2 + m2;
         extlen[i] = 2 * e;
+        /* the ends of the side: a page side is supported up to its corners */
+        double d = 0.1 * len[i];
+        if (d < 6) d = 6;
+        int32_t q1, n1, b1, q2, n2, b2;
+        support(l, ta[i], ta[i] + d, &q1, &n1, &b1);
+        support(l, tb[i] - d, tb[i], &q2, &n2, &b2);
+        int32_t any1 = q1 + n1 - b1, any2 = q2 + n2 - b2;
+        bare[i] = 2 * d - any1 - any2;
     }
     double score = 0, supported = 0, runon = 0, runlen = 0;
     /* Each side by its better polarity: under a lighting gradient or a shadow the page can
      * be brighter than the surface along one side and darker along another. */
     for (int i = 0; i < 4; i++) {
-        double sup = (in[i] > outc[i] ? in[i] : outc[i]) / len[i];
+        double sup = credit[i] / len[i];
         if (sup > 1) sup = 1;
         if (sup < 0.3) return 0;
         score += len[i] * (1.5 * sup - 0.5);
@@ -414,13 +549,14 @@ static int score_quad(const ic_det_work *wk, const line *L, const int32_t s[4], 
         runon += ext[i];
         runlen += extlen[i];
     }
-    score -= 1.0 * runon;
+    score -= IC_DET_RUNON_W * runon;
+    for (int i = 0; i < 4; i++) score -= IC_DET_CORNER_W * bare[i];
     out->score = score;
     double conf = supported / total_len - 0.5 * (runlen > 0 ? runon / runlen : 0);
     out->confidence = conf < 0 ? 0 : conf > 1 ? 1 : conf;
     memcpy(out->side, s, sizeof out->side);
     memcpy(out->corner, c, sizeof c);
-    for (int i = 0; i < 4; i++) out->polarity[i] = in[i] >= outc[i] ? 1 : -1;
+    for (int i = 0; i < 4; i++) out->polarity[i] = mixed[i] ? 0 : in[i] >= outc[i] ? 1 : -1;
     return 1;
 }
 
@@ -437,7 +573,7 @@ static int opposite(const ic_det_work *wk, const line *a, const line *b) {
     return fabs(a->cs * px + a->sn * py - a->c) >= 0.1 * (wk->w < wk->h ? wk->w : wk->h);
 }
 
-enum { IC_DET_CROSS_KEEP = 8 };
+enum { IC_DET_CROSS_KEEP = 12 };
 
 /* The quad search. For every pair (i, j) of opposite lines, the lines crossing both are
  * ranked by their own support between i and j, and only the best IC_DET_CROSS_KEEP of them
@@ -448,6 +584,28 @@ static int search(const ic_det_work *wk, const line *L, int32_t n, double min_ar
     const int32_t strong = n < IC_DET_MAX_LINES ? n : IC_DET_MAX_LINES;
     const double mx = 0.03 * wk->w, my = 0.03 * wk->h;
     const double min_cross = IC_DET_MIN_CROSS * IC_PI / 180;
+    /* Where each line k crosses each strong line i: the position along k and k's support
+     * prefix sums there (not ok: they cross at under IC_DET_MIN_CROSS degrees or outside
+     * the image's margin), computed once for all the pairs below, so that ranking the
+     * crossing lines of a pair reads two small tables in order instead of two profiles
+     * at random. */
+    ic_det_crossing *cross = wk->cross;
+    for (int32_t i = 0; i < strong; i++)
+        for (int32_t k = 0; k < n; k++) {
+            ic_det_crossing c = {0, 0, 0, 0, 0};
+            ic_point a;
+            if (k != i && angle_between(&L[i], &L[k]) >= min_cross && intersect(&L[k], &L[i], &a) &&
+                !(a.x < -mx || a.x > wk->w + mx || a.y < -my || a.y > wk->h + my)) {
+                c.t = (float)major(&L[k], a);
+                int32_t at = ifloor(major(&L[k], a) + 0.5);
+                at = at < 0 ? 0 : at > L[k].len ? L[k].len : at;
+                c.pos = L[k].prof[at].pos;
+                c.neg = L[k].prof[at].neg;
+                c.both = L[k].prof[at].both;
+                c.ok = 1;
+            }
+            cross[(size_t)i * n + k] = c;
+        }
     int found = 0;
     for (int32_t i = 0; i < strong; i++)
         for (int32_t j = i + 1; j < strong; j++) {
@@ -455,20 +613,16 @@ static int search(const ic_det_work *wk, const line *L, int32_t n, double min_ar
             int32_t keep[IC_DET_CROSS_KEEP];
             double keep_score[IC_DET_CROSS_KEEP];
             int32_t nk = 0;
+            const ic_det_crossing *ci = cross + (size_t)i * n, *cj = cross + (size_t)j * n;
             for (int32_t k = 0; k < n; k++) {
-                if (k == i || k == j) continue;
-                if (angle_between(&L[i], &L[k]) < min_cross || angle_between(&L[j], &L[k]) < min_cross) continue;
-                ic_point a, b;
-                if (!intersect(&L[k], &L[i], &a) || !intersect(&L[k], &L[j], &b)) continue;
-                if (a.x < -mx || a.x > wk->w + mx || a.y < -my || a.y > wk->h + my) continue;
-                if (b.x < -mx || b.x > wk->w + mx || b.y < -my || b.y > wk->h + my) continue;
-                double ta = major(&L[k], a), tb = major(&L[k], b);
-                if (ta > tb) { double t = ta; ta = tb; tb = t; }
-                double len = tb - ta;
+                if (!ci[k].ok || !cj[k].ok || k == j) continue;
+                const ic_det_crossing *a = &ci[k], *b = &cj[k];
+                if (a->t > b->t) { const ic_det_crossing *t = a; a = b; b = t; }
+                double len = (double)b->t - a->t;
                 if (len < 8) continue;
-                int32_t p, m;
-                support(&L[k], ta, tb, &p, &m);
-                double sup = (p > m ? p : m) / len;
+                int32_t mixed;
+                int32_t credit = side_credit(b->pos - a->pos, b->neg - a->neg, b->both - a->both, &mixed);
+                double sup = credit / len;
                 if (sup < 0.3) continue;
                 double sc = len * (1.5 * sup - 0.5);
                 int32_t at = nk < IC_DET_CROSS_KEEP ? nk++ : IC_DET_CROSS_KEEP;
@@ -486,7 +640,7 @@ static int search(const ic_det_work *wk, const line *L, int32_t n, double min_ar
                     if (!opposite(wk, &L[k], &L[l])) continue;
                     const int32_t sides[4] = {i, k, j, l};
                     candidate c;
-                    if (!score_quad(wk, L, sides, min_area, &c)) continue;
+                    if (!score_quad(wk, L, sides, min_area, found ? best->score : -INFINITY, &c)) continue;
                     if (!found || c.score > best->score) { *best = c; found = 1; }
                 }
         }

@@ -7,6 +7,7 @@
 #include "detect_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 enum { IC_DET_MIN_THRESHOLD = 12, IC_DET_MAG_MAX = 2040 };
@@ -31,11 +32,15 @@ static void blur(ic_det_work *wk) {
     for (int32_t y = 0; y < h; y++) {
         const uint8_t *r = wk->gray + (size_t)y * w;
         uint16_t *o = tmp + (size_t)y * w;
+        /* clamped near the ends, plain (and vectorisable) in between */
         for (int32_t x = 0; x < w; x++) {
+            if (x == 2 && w > 4) x = w - 2 > 2 ? w - 2 : 2;
             int32_t a = x - 2 < 0 ? 0 : x - 2, b = x - 1 < 0 ? 0 : x - 1;
             int32_t c = x + 1 > w - 1 ? w - 1 : x + 1, d = x + 2 > w - 1 ? w - 1 : x + 2;
             o[x] = (uint16_t)(r[a] + 4 * r[b] + 6 * r[x] + 4 * r[c] + r[d]);
         }
+        for (int32_t x = 2; x < w - 2; x++)
+            o[x] = (uint16_t)(r[x - 2] + 4 * r[x - 1] + 6 * r[x] + 4 * r[x + 1] + r[x + 2]);
     }
     for (int32_t y = 0; y < h; y++) {
         int32_t a = y - 2 < 0 ? 0 : y - 2, b = y - 1 < 0 ? 0 : y - 1;
@@ -48,28 +53,29 @@ static void blur(ic_det_work *wk) {
     }
 }
 
-static inline void sobel(const uint8_t *b, int32_t w, int32_t x, int32_t y, int32_t *gx, int32_t *gy) {
-    const uint8_t *u = b + (size_t)(y - 1) * w + x, *m = u + w, *d = m + w;
-    *gx = (u[1] + 2 * m[1] + d[1]) - (u[-1] + 2 * m[-1] + d[-1]);
-    *gy = (d[-1] + 2 * d[0] + d[1]) - (u[-1] + 2 * u[0] + u[1]);
-}
 
 void ic__det_edges(ic_det_work *wk) {
     const int32_t w = wk->w, h = wk->h;
     blur(wk);
-    /* Magnitudes (0 on the 1-pixel border) and their histogram. */
+    /* Gradients and magnitudes (0 on the 1-pixel border) and the magnitudes' histogram. */
     static const int32_t bins = IC_DET_MAG_MAX + 1;
     uint32_t hist[IC_DET_MAG_MAX + 1];
     memset(hist, 0, sizeof hist);
     memset(wk->mag, 0, (size_t)w * h * sizeof *wk->mag);
+    memset(wk->gx, 0, (size_t)w * h * sizeof *wk->gx);
+    memset(wk->gy, 0, (size_t)w * h * sizeof *wk->gy);
     for (int32_t y = 1; y < h - 1; y++) {
+        const uint8_t *u = wk->blur + (size_t)(y - 1) * w, *m = u + w, *d = m + w;
+        int16_t *ox = wk->gx + (size_t)y * w, *oy = wk->gy + (size_t)y * w;
+        uint16_t *om = wk->mag + (size_t)y * w;
         for (int32_t x = 1; x < w - 1; x++) {
-            int32_t gx, gy;
-            sobel(wk->blur, w, x, y, &gx, &gy);
-            int32_t m = (gx < 0 ? -gx : gx) + (gy < 0 ? -gy : gy);
-            wk->mag[(size_t)y * w + x] = (uint16_t)m;
-            hist[m]++;
+            int32_t gx = (u[x + 1] + 2 * m[x + 1] + d[x + 1]) - (u[x - 1] + 2 * m[x - 1] + d[x - 1]);
+            int32_t gy = (d[x - 1] + 2 * d[x] + d[x + 1]) - (u[x - 1] + 2 * u[x] + u[x + 1]);
+            ox[x] = (int16_t)gx;
+            oy[x] = (int16_t)gy;
+            om[x] = (uint16_t)((gx < 0 ? -gx : gx) + (gy < 0 ? -gy : gy));
         }
+        for (int32_t x = 1; x < w - 1; x++) hist[om[x]]++;
     }
     uint64_t total = (uint64_t)(w > 2 ? w - 2 : 0) * (uint64_t)(h > 2 ? h - 2 : 0);
     uint64_t want = total * 35 / 100, above = 0; /* the strongest 35 % */
@@ -81,11 +87,11 @@ void ic__det_edges(ic_det_work *wk) {
     wk->nedges = 0;
     for (int32_t y = 1; y < h - 1; y++) {
         const uint16_t *mr = wk->mag + (size_t)y * w;
+        const int16_t *gxr = wk->gx + (size_t)y * w, *gyr = wk->gy + (size_t)y * w;
         for (int32_t x = 1; x < w - 1; x++) {
             int32_t m = mr[x];
             if (m <= t) continue;
-            int32_t gx, gy;
-            sobel(wk->blur, w, x, y, &gx, &gy);
+            int32_t gx = gxr[x], gy = gyr[x];
             int32_t ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
             int32_t a, b; /* neighbours across the edge */
             if (ay * 1000 <= ax * 414) { a = mr[x - 1]; b = mr[x + 1]; }                  /* ~horizontal gradient */
@@ -93,18 +99,15 @@ void ic__det_edges(ic_det_work *wk) {
             else if ((gx > 0) == (gy > 0)) { a = mr[x - w - 1]; b = mr[x + w + 1]; }      /* down-right diagonal */
             else { a = mr[x - w + 1]; b = mr[x + w - 1]; }
             if (m < a || m <= b) continue; /* ties go to one side only */
-            /* The direction from the gradient summed over 3 x 3 (1 px inside the border):
-             * single-pixel Sobel directions scatter by several degrees along a noisy
+            /* The direction from the gradient summed over 3 x 3 (the border's gradients are
+             * 0): single-pixel Sobel directions scatter by several degrees along a noisy
              * straight edge, the sum much less. */
             int32_t sx = 0, sy = 0;
-            for (int32_t yy = y - 1; yy <= y + 1; yy++)
-                for (int32_t xx = x - 1; xx <= x + 1; xx++) {
-                    if (xx < 1 || yy < 1 || xx > w - 2 || yy > h - 2) continue;
-                    int32_t ux, uy;
-                    sobel(wk->blur, w, xx, yy, &ux, &uy);
-                    sx += ux;
-                    sy += uy;
-                }
+            for (int32_t dy = -1; dy <= 1; dy++) {
+                const int16_t *rx = gxr + (ptrdiff_t)dy * w, *ry = gyr + (ptrdiff_t)dy * w;
+                sx += rx[x - 1] + rx[x] + rx[x + 1];
+                sy += ry[x - 1] + ry[x] + ry[x + 1];
+            }
             int16_t d = direction_deg(sx, sy);
             wk->dir[(size_t)y * w + x] = d;
             if (wk->nedges < wk->max_edges) {

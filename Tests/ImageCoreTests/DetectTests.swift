@@ -46,9 +46,9 @@ struct DetectTests {
         }
         let share = Double(good) / Double(total)
         print("detection: \(good)/\(total) = \(String(format: "%.1f", share * 100)) % within 1.5 % of the diagonal; misses: \(misses)")
-        // The bench's 240-composite evaluation measures about 80 %; this smaller set must
-        // not fall below 70 %.
-        #expect(share >= 0.70, "\(good)/\(total): \(misses)")
+        // The issue's target, 95 %, on this deterministic set (35 of 36 at the time of
+        // writing; the bench's detect-eval measures the share on 240).
+        #expect(share >= 0.95, "\(good)/\(total): \(misses)")
     }
 
     @Test("rendered pages on every background are found accurately")
