@@ -146,9 +146,9 @@ IC_TARGET_AVX2 static inline __m256i bilinear_rgba8(const uint8_t *base, size_t 
  * separate loads. `xi`, `yi` are tap positions relative to `base`, `xw` and `yw` a guess of
  * the window's corner (from the group's first and last pixel); the guess is verified and 0
  * is returned when it does not hold. */
-IC_TARGET_AVX2 static inline int bilinear_rgba_window(const uint8_t *base, size_t stride, __m256i xi,
-                                                      __m256i yi, int32_t xw, int32_t yw, __m256i fx,
-                                                      __m256i fy, __m256i *out) {
+IC_TARGET_AVX2 static inline int bilinear_rgba_window(const uint8_t *base, size_t stride, ptrdiff_t ahead,
+                                                      __m256i xi, __m256i yi, int32_t xw, int32_t yw,
+                                                      __m256i fx, __m256i fy, __m256i *out) {
     __m256i il = _mm256_sub_epi32(xi, _mm256_set1_epi32(xw));
     __m256i dy = _mm256_sub_epi32(yi, _mm256_set1_epi32(yw));
     /* il in 0..6 (so il + 1 <= 7) and dy in 0..1, as unsigned. */
@@ -157,6 +157,10 @@ IC_TARGET_AVX2 static inline int bilinear_rgba_window(const uint8_t *base, size_
     if (_mm256_movemask_epi8(ok) != -1) return 0;
     __m256i ir = _mm256_add_epi32(il, _mm256_set1_epi32(1));
     const uint8_t *r0 = base + (ptrdiff_t)yw * (ptrdiff_t)stride + 4 * (ptrdiff_t)xw;
+    if (ahead) { /* this window a few rows further down (see ic_warp_span) */
+        __builtin_prefetch(r0 + ahead);
+        __builtin_prefetch(r0 + ahead + stride);
+    }
     __m256i row0 = _mm256_loadu_si256((const __m256i *)(const void *)r0);
     __m256i row1 = _mm256_loadu_si256((const __m256i *)(const void *)(r0 + stride));
     __m256i tl = _mm256_permutevar8x32_epi32(row0, il), tr = _mm256_permutevar8x32_epi32(row0, ir);
@@ -236,7 +240,7 @@ IC_TARGET_AVX2 void ic_warp_bilinear_rgba_row_avx2(const ic_warp_plane *p, const
             if (xw > xw_max) xw = xw_max;
             if (xw < -l.ix) xw = -l.ix; /* never left of the row or above the plane */
             if (yw < -l.iy) yw = -l.iy;
-            if (!window || !bilinear_rgba_window(base, p->src_stride, xi, yi, xw, yw, fx, fy, &out)) {
+            if (!window || !bilinear_rgba_window(base, p->src_stride, s->ahead, xi, yi, xw, yw, fx, fy, &out)) {
                 __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(yi, stride), _mm256_slli_epi32(xi, 2));
                 out = bilinear_rgba8(base, p->src_stride, off, fx, fy);
             }
@@ -414,6 +418,10 @@ IC_TARGET_AVX2 static inline void bilinear_small(const ic_warp_plane *p, const i
         if (_mm256_movemask_epi8(ok) == -1) {
             __m256i ctrl = _mm256_add_epi32(_mm256_mullo_epi32(il, cmul), cadd);
             const uint8_t *r0 = base + (ptrdiff_t)yw * (ptrdiff_t)stride + (ptrdiff_t)xw * ch;
+            if (s->ahead) { /* this window a few rows further down (see ic_warp_span) */
+                __builtin_prefetch(r0 + s->ahead);
+                __builtin_prefetch(r0 + s->ahead + stride);
+            }
             __m256i row0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)r0));
             __m256i row1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(r0 + stride)));
             t = _mm256_shuffle_epi8(row0, ctrl);
