@@ -16,9 +16,11 @@
  * row, never in the padding) and blend the fill value in.
  *
  * Bilinear arithmetic: 16-bit fixed point, values scaled by 128, weights in Q15 through
- * pmulhrsw (error well below 1/32 LSB against exact weights). Bicubic: gray by gathering
- * each tap row's 4 bytes (per-lane shuffles replicate edge taps); RGBA and UV per pixel with
- * 8-byte loads and single-precision FMA, edge pixels in scalar code with the same weights. */
+ * pmulhrsw (error well below 1/32 LSB against exact weights). Interior spans compute their
+ * positions directly in 17.15 fixed point (one conversion gives tap and weight).
+ * Bicubic: gray by gathering each tap row's 4 bytes (per-lane shuffles replicate edge taps);
+ * RGBA and UV per pixel with 8-byte loads and single-precision FMA, edge pixels in scalar
+ * code with the same weights. */
 #include "warp_internal.h"
 
 #if IC_X86
@@ -140,72 +142,126 @@ IC_TARGET_AVX2 static inline __m256i bilinear_rgba8(const uint8_t *base, size_t 
                               _mm256_castps_si256(_mm256_shuffle_ps(ba, bb, 0xDD)), fx, fy);
 }
 
+/* Positions of an interior span in fixed point: x and y times 2^15 relative to the anchor
+ * pixel (ix, iy), which is inside the source (so relative taps give byte offsets directly),
+ * rounded to int32 by one conversion each. The integer tap is then an arithmetic shift and
+ * the Q15 fraction a mask, instead of floor, subtract, scale and a second conversion. The
+ * scale 2^15 is folded into the constants (exact: a power of two). A fraction that rounds up
+ * to 1 carries into the integer part, which is the same point.
+ * Needs |relative position| < 2^16: the callers of this path check sw, sh < 2^15. */
+typedef struct fixed_lanes {
+    __m256 dw, ax, ay, rx, ry;
+} fixed_lanes;
+
+IC_TARGET_AVX2 static inline void fixed_init(fixed_lanes *F, const ic_warp_local *l) {
+    F->dw = _mm256_set1_ps(l->dw);
+    F->ax = _mm256_set1_ps(l->ax * 32768.0f);
+    F->ay = _mm256_set1_ps(l->ay * 32768.0f);
+    F->rx = _mm256_set1_ps(l->rx * 32768.0f);
+    F->ry = _mm256_set1_ps(l->ry * 32768.0f);
+}
+
+/* Integer taps (relative to the anchor) and Q15 fractions in both 16-bit halves of each
+ * lane, for pixels kf (k0 .. k0 + 7, exact in float). */
+IC_TARGET_AVX2 static inline void fixed_map8(const fixed_lanes *F, __m256 kf, __m256i *xi, __m256i *yi,
+                                             __m256i *fx, __m256i *fy) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256i low15 = _mm256_set1_epi32(0x7FFF7FFF);
+    const __m256i dup = _mm256_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13,
+                                         0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13);
+    __m256 r = _mm256_div_ps(one, _mm256_fmadd_ps(kf, F->dw, one));
+    __m256i qx = _mm256_cvtps_epi32(_mm256_fmadd_ps(_mm256_mul_ps(kf, F->ax), r, F->rx));
+    __m256i qy = _mm256_cvtps_epi32(_mm256_fmadd_ps(_mm256_mul_ps(kf, F->ay), r, F->ry));
+    *xi = _mm256_srai_epi32(qx, 15);
+    *yi = _mm256_srai_epi32(qy, 15);
+    *fx = _mm256_and_si256(_mm256_shuffle_epi8(qx, dup), low15);
+    *fy = _mm256_and_si256(_mm256_shuffle_epi8(qy, dup), low15);
+}
+
 /* The window fast path: when the 8 pixels' taps lie in one 8-pixel (32-byte) window of two
  * or three consecutive rows -- the usual case when rectifying at up to ~0.85 source pixels
  * per destination pixel -- load the rows once and pick each tap with vpermd, instead of 16
  * separate loads. `xi`, `yi` are tap positions relative to `base`, `xw` and `yw` a guess of
- * the window's corner (from the group's first and last pixel); the guess is verified and 0
- * is returned when it does not hold. */
-IC_TARGET_AVX2 static inline int bilinear_rgba_window(const uint8_t *base, size_t stride, __m256i xi,
-                                                      __m256i yi, int32_t xw, int32_t yw, __m256i fx,
-                                                      __m256i fy, __m256i *out) {
+ * the window's corner (from the group's first pixel and the span's direction); the guess is
+ * verified and 0 is returned when it does not hold. */
+IC_TARGET_AVX2 static inline int rgba_window_group(const uint8_t *base, size_t stride, ptrdiff_t ahead,
+                                                   __m256i xi, __m256i yi, __m256i fx, __m256i fy,
+                                                   int32_t xw, int32_t yw, __m256i *out) {
     __m256i il = _mm256_sub_epi32(xi, _mm256_set1_epi32(xw));
-    __m256i dy = _mm256_sub_epi32(yi, _mm256_set1_epi32(yw));
-    /* il in 0..6 (so il + 1 <= 7) and dy in 0..1, as unsigned. */
-    __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(il, _mm256_set1_epi32(6)), il),
-                                  _mm256_cmpeq_epi32(_mm256_min_epu32(dy, _mm256_set1_epi32(1)), dy));
-    if (_mm256_movemask_epi8(ok) != -1) return 0;
     __m256i ir = _mm256_add_epi32(il, _mm256_set1_epi32(1));
+    __m256i dy = _mm256_sub_epi32(yi, _mm256_set1_epi32(yw));
+    /* il in 0..6 (il and il + 1 both in 0..7) and dy in 0..1, in one test. */
+    __m256i bad = _mm256_or_si256(_mm256_or_si256(il, ir), _mm256_slli_epi32(dy, 2));
+    if (!_mm256_testz_si256(bad, _mm256_set1_epi32(~7))) return 0;
     const uint8_t *r0 = base + (ptrdiff_t)yw * (ptrdiff_t)stride + 4 * (ptrdiff_t)xw;
+    if (ahead) { /* this window a few rows further down (see ic_warp_span) */
+        __builtin_prefetch(r0 + ahead);
+        __builtin_prefetch(r0 + ahead + stride);
+    }
     __m256i row0 = _mm256_loadu_si256((const __m256i *)(const void *)r0);
     __m256i row1 = _mm256_loadu_si256((const __m256i *)(const void *)(r0 + stride));
     __m256i tl = _mm256_permutevar8x32_epi32(row0, il), tr = _mm256_permutevar8x32_epi32(row0, ir);
     __m256i bl = _mm256_permutevar8x32_epi32(row1, il), br = _mm256_permutevar8x32_epi32(row1, ir);
-    __m256i first = _mm256_cmpeq_epi32(dy, _mm256_setzero_si256());
-    if (_mm256_movemask_epi8(first) != -1) {
+    /* A branch, not an unconditional third row: measured faster here even though a
+     * slanted span enters a new row every few groups. */
+    if (!_mm256_testz_si256(dy, dy)) {
         /* Two rows of taps: lanes with dy = 1 read rows 1 and 2. */
         __m256i row2 = _mm256_loadu_si256((const __m256i *)(const void *)(r0 + 2 * stride));
-        tl = _mm256_blendv_epi8(bl, tl, first);
-        tr = _mm256_blendv_epi8(br, tr, first);
-        bl = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(row2, il), bl, first);
-        br = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(row2, ir), br, first);
+        __m256i second = _mm256_sub_epi32(_mm256_setzero_si256(), dy);
+        tl = _mm256_blendv_epi8(tl, bl, second);
+        tr = _mm256_blendv_epi8(tr, br, second);
+        bl = _mm256_blendv_epi8(bl, _mm256_permutevar8x32_epi32(row2, il), second);
+        br = _mm256_blendv_epi8(br, _mm256_permutevar8x32_epi32(row2, ir), second);
     }
     *out = bilinear_rgba_math(tl, tr, bl, br, fx, fy);
     return 1;
 }
 
-/* Interior spans: positions relative to the anchor pixel (ix, iy), which is inside the
- * source, so base = that pixel and relative integer taps give byte offsets directly. */
-typedef struct fast_lanes {
-    __m256 dw, ax, ay, rx, ry;
-} fast_lanes;
-
-IC_TARGET_AVX2 static inline void fast_init(fast_lanes *F, const ic_warp_local *l) {
-    F->dw = _mm256_set1_ps(l->dw);
-    F->ax = _mm256_set1_ps(l->ax);
-    F->ay = _mm256_set1_ps(l->ay);
-    F->rx = _mm256_set1_ps(l->rx);
-    F->ry = _mm256_set1_ps(l->ry);
-}
-
-/* Positions of pixels kf (k0 .. k0 + 7, exact in float) of an interior span: integer parts (relative to the
- * anchor) and Q15 fractions duplicated into both 16-bit halves. */
-IC_TARGET_AVX2 static inline void fast_map8(const fast_lanes *F, __m256 kf, __m256i *xi, __m256i *yi,
-                                            __m256i *fx, __m256i *fy) {
-    const __m256 one = _mm256_set1_ps(1.0f);
-    const __m256 q15 = _mm256_set1_ps(32767.0f);
-    __m256 r = _mm256_div_ps(one, _mm256_fmadd_ps(kf, F->dw, one));
-    __m256 x = _mm256_fmadd_ps(_mm256_mul_ps(kf, F->ax), r, F->rx);
-    __m256 y = _mm256_fmadd_ps(_mm256_mul_ps(kf, F->ay), r, F->ry);
-    __m256 xf = _mm256_floor_ps(x), yf = _mm256_floor_ps(y);
-    *xi = _mm256_cvtps_epi32(xf);
-    *yi = _mm256_cvtps_epi32(yf);
-    /* Q15 fractions, each duplicated into both 16-bit halves: pack x and y fractions to
-     * 16 bits side by side, then unpack each against itself. */
-    __m256i q = _mm256_packs_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_sub_ps(x, xf), q15)),
-                                   _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_sub_ps(y, yf), q15)));
-    *fx = _mm256_unpacklo_epi16(q, q);
-    *fy = _mm256_unpackhi_epi16(q, q);
+/* The interior loop. `deep` spans (positions at least 8 px inside every edge) skip the
+ * window clamps: the window's corner xw >= x - 7 >= 0, its right end xw + 7 <= x + 7 <= sw - 2
+ * and its third row yw + 2 <= y + 2 <= sh - 7. */
+IC_TARGET_AVX2 static inline void bilinear_rgba_interior(const ic_warp_plane *p, const ic_warp_span *s,
+                                                         const ic_warp_local *l, uint8_t *dst, int32_t n,
+                                                         const int deep) {
+    fixed_lanes F;
+    fixed_init(&F, l);
+    const size_t stride = p->src_stride;
+    const __m256i vstride = _mm256_set1_epi32((int32_t)stride);
+    const uint8_t *base = p->src + (size_t)l->iy * stride + 4 * (size_t)l->ix;
+    /* Windows are 8 pixels wide; with their left edge at most sw - 8 (absolute) every
+     * window row stays inside the row, and rows yw .. yw + 2 exist because the taps are
+     * interior (y <= sh - 2) whenever dy = 1 occurs. */
+    const int32_t xw_max = p->sw - 8 - l->ix;
+    /* The window's corner from the group's first pixel and the span's direction. */
+    const int32_t xback = s->du * s->w - s->u * s->dw < 0 ? 6 : 0;
+    const int32_t yback = s->dv * s->w - s->v * s->dw < 0 ? 1 : 0;
+    const ptrdiff_t ahead = s->ahead;
+    int32_t k = 0;
+    __m256 kf = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    for (; k + 8 <= n; k += 8, kf = _mm256_add_ps(kf, _mm256_set1_ps(8.0f))) {
+        __m256i xi, yi, fx, fy, out;
+        fixed_map8(&F, kf, &xi, &yi, &fx, &fy);
+        int32_t xw = _mm256_cvtsi256_si32(xi) - xback, yw = _mm256_cvtsi256_si32(yi) - yback;
+        if (!deep) {
+            if (xw > xw_max) xw = xw_max;
+            if (xw < -l->ix) xw = -l->ix; /* never left of the row or above the plane */
+            if (yw < -l->iy) yw = -l->iy;
+        }
+        if (!rgba_window_group(base, stride, ahead, xi, yi, fx, fy, xw, yw, &out)) {
+            __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(yi, vstride), _mm256_slli_epi32(xi, 2));
+            out = bilinear_rgba8(base, stride, off, fx, fy);
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * (size_t)k), out);
+    }
+    if (k < n) {
+        __m256i xi, yi, fx, fy;
+        fixed_map8(&F, kf, &xi, &yi, &fx, &fy);
+        /* Lanes beyond the span may lie outside the source: point them at the anchor. */
+        __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(yi, vstride), _mm256_slli_epi32(xi, 2));
+        off = _mm256_and_si256(off, keep);
+        _mm256_maskstore_epi32((int *)(void *)(dst + 4 * (size_t)k), keep, bilinear_rgba8(base, stride, off, fx, fy));
+    }
 }
 
 /* ---- bilinear RGBA -------------------------------------------------------------------- */
@@ -215,43 +271,10 @@ IC_TARGET_AVX2 void ic_warp_bilinear_rgba_row_avx2(const ic_warp_plane *p, const
     ic_warp_local l;
     if (!ic__warp_local(s, &l)) { ic_warp_bilinear_row_c(p, s, dst, n); return; }
     const __m256i stride = _mm256_set1_epi32((int32_t)p->src_stride);
-    if (ic__span_within(p, s, n, 1e-3, 1e-3)) {
-        fast_lanes F;
-        fast_init(&F, &l);
-        const uint8_t *base = p->src + (size_t)l.iy * p->src_stride + 4 * (size_t)l.ix;
-        /* Windows are 8 pixels wide; with their left edge at most sw - 8 (absolute) every
-         * window row stays inside the row, and rows yw .. yw + 2 exist because the taps are
-         * interior (y <= sh - 2) whenever dy = 1 occurs. */
-        const int32_t xw_max = p->sw - 8 - l.ix;
-        const int window = p->sw >= 8;
-        /* The window's corner from the group's first pixel and the span's direction. */
-        const int32_t xback = s->du * s->w - s->u * s->dw < 0 ? 6 : 0;
-        const int32_t yback = s->dv * s->w - s->v * s->dw < 0 ? 1 : 0;
-        int32_t k = 0;
-        __m256 kf = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
-        for (; k + 8 <= n; k += 8, kf = _mm256_add_ps(kf, _mm256_set1_ps(8.0f))) {
-            __m256i xi, yi, fx, fy, out;
-            fast_map8(&F, kf, &xi, &yi, &fx, &fy);
-            int32_t xw = _mm256_cvtsi256_si32(xi) - xback, yw = _mm256_cvtsi256_si32(yi) - yback;
-            if (xw > xw_max) xw = xw_max;
-            if (xw < -l.ix) xw = -l.ix; /* never left of the row or above the plane */
-            if (yw < -l.iy) yw = -l.iy;
-            if (!window || !bilinear_rgba_window(base, p->src_stride, xi, yi, xw, yw, fx, fy, &out)) {
-                __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(yi, stride), _mm256_slli_epi32(xi, 2));
-                out = bilinear_rgba8(base, p->src_stride, off, fx, fy);
-            }
-            _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * (size_t)k), out);
-        }
-        if (k < n) {
-            __m256i xi, yi, fx, fy;
-            fast_map8(&F, kf, &xi, &yi, &fx, &fy);
-            /* Lanes beyond the span may lie outside the source: point them at the anchor. */
-            __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(yi, stride), _mm256_slli_epi32(xi, 2));
-            off = _mm256_and_si256(off, keep);
-            _mm256_maskstore_epi32((int *)(void *)(dst + 4 * (size_t)k), keep,
-                                   bilinear_rgba8(base, p->src_stride, off, fx, fy));
-        }
+    /* Interior spans; fixed-point positions need sizes below 2^15, windows sw >= 8. */
+    if (p->sw >= 8 && p->sw < 32768 && p->sh < 32768 && ic__span_within(p, s, n, 1e-3, 1e-3)) {
+        if (ic__span_within(p, s, n, 8, 8)) bilinear_rgba_interior(p, s, &l, dst, n, 1);
+        else bilinear_rgba_interior(p, s, &l, dst, n, 0);
         return;
     }
     lanes L;
@@ -376,23 +399,22 @@ IC_TARGET_AVX2 static inline void bilinear_small_general(const ic_warp_plane *p,
 /* Interior spans with 16-byte row windows: 16 gray or 8 UV pixels per window row, each
  * lane's taps picked with pshufb from the row broadcast to both 128-bit halves; groups
  * whose taps do not fit one window fall back to the gathers above. */
-IC_TARGET_AVX2 static inline void bilinear_small(const ic_warp_plane *p, const ic_warp_span *s, uint8_t *dst,
-                                                 int32_t n, const int32_t ch) {
-    ic_warp_local l;
-    if (!ic__warp_local(s, &l)) { ic_warp_bilinear_row_c(p, s, dst, n); return; }
+IC_TARGET_AVX2 static inline void bilinear_small_interior(const ic_warp_plane *p, const ic_warp_span *s,
+                                                          const ic_warp_local *lp, uint8_t *dst, int32_t n,
+                                                          const int32_t ch, const int deep) {
+    const ic_warp_local l = *lp;
     const int32_t win = 16 / ch; /* pixels per window row */
-    if (p->sw < win || n < 8 || !ic__span_within(p, s, n, 1e-3, 1e-3)) {
-        bilinear_small_general(p, &l, s, dst, n, ch);
-        return;
-    }
-    fast_lanes F;
-    fast_init(&F, &l);
+    fixed_lanes F;
+    fixed_init(&F, &l);
     const size_t stride = p->src_stride;
+    const ptrdiff_t ahead = s->ahead;
     const uint8_t *base = p->src + (size_t)l.iy * stride + (size_t)l.ix * (size_t)ch;
     const int32_t xw_max = p->sw - win - l.ix;
     const int32_t xback = s->du * s->w - s->u * s->dw < 0 ? win - 2 : 0;
     const int32_t yback = s->dv * s->w - s->v * s->dw < 0 ? 1 : 0;
-    const __m256i imax = _mm256_set1_epi32(win - 2);
+    /* il in 0..win - 2 (il and il + 1 both in 0..win - 1) and dy in 0..1, in one test. */
+    const __m256i outside = _mm256_set1_epi32(~(win - 1));
+    const int dy_shift = ch == 1 ? 3 : 2; /* dy = 1 -> win / 2, inside the mask */
     /* pshufb control per lane from the window index: gray [i, i + 1, -, -]; UV
      * [2i, 2i + 1, 2i + 2, 2i + 3]. */
     const __m256i cmul = _mm256_set1_epi32(ch == 1 ? 0x0101 : 0x02020202);
@@ -402,27 +424,33 @@ IC_TARGET_AVX2 static inline void bilinear_small(const ic_warp_plane *p, const i
     __m256 kf = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     for (; k + 8 <= n; k += 8, kf = _mm256_add_ps(kf, _mm256_set1_ps(8.0f))) {
         __m256i xi, yi, fx, fy, t, b;
-        fast_map8(&F, kf, &xi, &yi, &fx, &fy);
+        fixed_map8(&F, kf, &xi, &yi, &fx, &fy);
         int32_t xw = _mm256_cvtsi256_si32(xi) - xback, yw = _mm256_cvtsi256_si32(yi) - yback;
-        if (xw > xw_max) xw = xw_max;
-        if (xw < -l.ix) xw = -l.ix;
-        if (yw < -l.iy) yw = -l.iy;
+        if (!deep) {
+            if (xw > xw_max) xw = xw_max;
+            if (xw < -l.ix) xw = -l.ix;
+            if (yw < -l.iy) yw = -l.iy;
+        }
         __m256i il = _mm256_sub_epi32(xi, _mm256_set1_epi32(xw));
         __m256i dy = _mm256_sub_epi32(yi, _mm256_set1_epi32(yw));
-        __m256i ok = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_min_epu32(il, imax), il),
-                                      _mm256_cmpeq_epi32(_mm256_min_epu32(dy, _mm256_set1_epi32(1)), dy));
-        if (_mm256_movemask_epi8(ok) == -1) {
+        __m256i bad = _mm256_or_si256(_mm256_or_si256(il, _mm256_add_epi32(il, _mm256_set1_epi32(1))),
+                                      _mm256_slli_epi32(dy, dy_shift));
+        if (_mm256_testz_si256(bad, outside)) {
             __m256i ctrl = _mm256_add_epi32(_mm256_mullo_epi32(il, cmul), cadd);
             const uint8_t *r0 = base + (ptrdiff_t)yw * (ptrdiff_t)stride + (ptrdiff_t)xw * ch;
+            if (ahead) { /* this window a few rows further down (see ic_warp_span) */
+                __builtin_prefetch(r0 + ahead);
+                __builtin_prefetch(r0 + ahead + stride);
+            }
             __m256i row0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)r0));
             __m256i row1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(r0 + stride)));
             t = _mm256_shuffle_epi8(row0, ctrl);
             b = _mm256_shuffle_epi8(row1, ctrl);
-            __m256i first = _mm256_cmpeq_epi32(dy, _mm256_setzero_si256());
-            if (_mm256_movemask_epi8(first) != -1) {
+            if (!_mm256_testz_si256(dy, dy)) { /* lanes with dy = 1 read rows 1 and 2 */
                 __m256i row2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(r0 + 2 * stride)));
-                t = _mm256_blendv_epi8(b, t, first);
-                b = _mm256_blendv_epi8(_mm256_shuffle_epi8(row2, ctrl), b, first);
+                __m256i second = _mm256_sub_epi32(_mm256_setzero_si256(), dy);
+                t = _mm256_blendv_epi8(t, b, second);
+                b = _mm256_blendv_epi8(b, _mm256_shuffle_epi8(row2, ctrl), second);
             }
         } else if (ch == 1) {
             /* 4-byte windows inside the row (relative to the anchor pixel), shifted per lane. */
@@ -450,6 +478,24 @@ IC_TARGET_AVX2 static inline void bilinear_small(const ic_warp_plane *p, const i
         if (ic__warp_local(&t, &lt)) bilinear_small_general(p, &lt, &t, dst + (size_t)k * (size_t)ch, n - k, ch);
         else ic_warp_bilinear_row_c(p, &t, dst + (size_t)k * (size_t)ch, n - k);
     }
+}
+
+IC_TARGET_AVX2 static inline void bilinear_small(const ic_warp_plane *p, const ic_warp_span *s, uint8_t *dst,
+                                                 int32_t n, const int32_t ch) {
+    ic_warp_local l;
+    if (!ic__warp_local(s, &l)) { ic_warp_bilinear_row_c(p, s, dst, n); return; }
+    const int32_t win = 16 / ch; /* pixels per window row */
+    /* Fixed-point positions need sizes below 2^15 (see fixed_lanes). */
+    if (p->sw < win || p->sw >= 32768 || p->sh >= 32768 || n < 8 ||
+        !ic__span_within(p, s, n, 1e-3, 1e-3)) {
+        bilinear_small_general(p, &l, s, dst, n, ch);
+        return;
+    }
+    /* Deep spans (positions at least win px inside every edge) need no window clamps: the
+     * corner xw >= x - win + 1 >= 0, its right end xw + win - 1 <= x + win - 1 <= sw - 2,
+     * the third row yw + 2 <= y + 2 <= sh - 1 - win + 2. */
+    if (ic__span_within(p, s, n, win, win)) bilinear_small_interior(p, s, &l, dst, n, ch, 1);
+    else bilinear_small_interior(p, s, &l, dst, n, ch, 0);
 }
 
 IC_TARGET_AVX2 void ic_warp_bilinear_gray_row_avx2(const ic_warp_plane *p, const ic_warp_span *s,

@@ -24,10 +24,15 @@ typedef struct ic_warp_plane {
 
 /* A run of n destination pixels of one row: homogeneous source coordinates of the first
  * pixel's centre, computed in double from the matrix (the re-anchor), and the per-pixel
- * step (the matrix's first column). Pixel k maps to (u + k du, v + k dv, w + k dw). */
+ * step (the matrix's first column). Pixel k maps to (u + k du, v + k dv, w + k dw).
+ * `ahead` is a prefetch hint for kernels that prefetch in their loop: the byte offset
+ * from a source point of this span to the same destination column's point a few rows
+ * further down (0: none). It is only ever added to addresses given to __builtin_prefetch,
+ * never dereferenced, so it needs no bounds. */
 typedef struct ic_warp_span {
     double u, v, w;
     double du, dv, dw;
+    ptrdiff_t ahead;
 } ic_warp_span;
 
 typedef void (*ic_warp_row_fn)(const ic_warp_plane *p, const ic_warp_span *s, uint8_t *dst,
