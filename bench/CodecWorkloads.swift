@@ -23,7 +23,7 @@ enum CodecWorkloads {
     static func input(_ ctx: BenchContext) throws -> [UInt8] {
         if let cached { return cached }
         var bytes: [UInt8]
-        if let path = imagePath, let file = try? BenchInput.readAll(path: path), file.count > 2, file[0] == 0xFF, file[1] == 0xD8 {
+        if let path = imagePath, let file = try? FileBytes.read(path: path), file.count > 2, file[0] == 0xFF, file[1] == 0xD8 {
             bytes = file
         } else {
             let g = ctx.image.plane(0)

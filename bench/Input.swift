@@ -14,7 +14,7 @@ enum BenchInput {
     static func load(path: String?) throws -> PixelBuffer {
         CodecWorkloads.imagePath = path
         guard let path else { return try SyntheticImage.photo() }
-        let head = try readAll(path: path)
+        let head = try FileBytes.read(path: path)
         if head.count >= 2 && head[0] == 0xFF && head[1] == 0xD8 {
             return try decodeJPEG(head)
         }
@@ -42,18 +42,5 @@ enum BenchInput {
         }
         guard status == 0 else { throw ImageError(.corruptData, "TurboJPEG could not decode the file") }
         return image
-    }
-
-    static func readAll(path: String) throws -> [UInt8] {
-        guard let f = fopen(path, "rb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-            if n <= 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-        }
-        return out
     }
 }

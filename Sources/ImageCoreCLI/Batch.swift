@@ -76,5 +76,5 @@ enum Batch {
     }
 
     /// Reads a whole file's bytes.
-    static func read(_ path: String) throws(ImageError) -> [UInt8] { try readFile(path: path) }
+    static func read(_ path: String) throws(ImageError) -> [UInt8] { try FileBytes.read(path: path) }
 }

@@ -55,7 +55,7 @@ struct ContactSheet: ParsableCommand {
         let page = columns * 4
         config.cacheBudget = page * (size * ((size * 4 + 63) / 64 * 64) + 4096)
         let renderer = ThumbnailRenderer<String>(
-            source: ThumbnailSource.fullSizePhotos { (path) throws(ImageError) in try readFile(path: path) },
+            source: ThumbnailSource.fullSizePhotos { (path) throws(ImageError) in try FileBytes.read(path: path) },
             decoder: JPEGThumbnailDecoder(), configuration: config)
         defer { renderer.shutdown() }
         renderer.setItems(files)

@@ -49,7 +49,7 @@ struct Decode: ParsableCommand {
         default: throw ImageError(.invalidArgument, "use --scale or --fit, not both")
         }
         if let crop { options.crop = try CLIParse.rect(crop) }
-        let bytes = try readFile(path: input)
+        let bytes = try FileBytes.read(path: input)
         let image: PixelBuffer
         do { image = try JPEG.decode(bytes, format: pixelFormat, options: options) }
         catch { throw ImageError(error.code, "\(input): \(error.detail ?? error.name)") }

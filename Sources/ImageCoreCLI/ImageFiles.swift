@@ -106,7 +106,7 @@ enum ImageFiles {
             let (w, h) = try self.size(size, for: path)
             return try RawYUV.read(path: path, width: w, height: h, format: try self.layout(layout))
         case .jpeg:
-            let bytes = try readFile(path: path)
+            let bytes = try FileBytes.read(path: path)
             let info = try JPEG.info(bytes)
             let format: PixelFormat = info.colorSpace == .gray ? .gray8 : .rgba8
             do { return try JPEG.decode(bytes, format: format) } catch { throw ImageError(error.code, "\(path): \(error.detail ?? error.name)") }

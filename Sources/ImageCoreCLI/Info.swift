@@ -12,7 +12,7 @@ struct Info: ParsableCommand {
     func run() throws {
         switch try FileKind.detect(path: file) {
         case .jpeg:
-            let bytes = try readFile(path: file)
+            let bytes = try FileBytes.read(path: file)
             let info: JPEG.Info
             do { info = try JPEG.info(bytes) } catch { throw ImageError(error.code, "\(file): \(error.detail ?? error.name)") }
             print("file: \(file)")

@@ -54,7 +54,7 @@ struct ScanCommand: ParsableCommand {
             guard let p = Paper(rawValue: name) else { throw ImageError(.invalidArgument, "paper '\(name)' is not a4, a5, letter or legal") }
             request = .paper(p, dpi: dpi ?? 150)
         }
-        let bytes = try readFile(path: input)
+        let bytes = try FileBytes.read(path: input)
         let r: Scanner.ScanResult
         do {
             r = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: m, enhance: !noEnhance, quality: quality))

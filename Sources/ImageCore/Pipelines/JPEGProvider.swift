@@ -1,4 +1,3 @@
-import Foundation
 
 /// An ``ImageProvider`` over JPEG bytes: reports size and orientation from the header, and
 /// decodes only what a request needs — the smallest DCT scale that covers the requested
@@ -18,12 +17,9 @@ public struct JPEGProvider: ImageProvider {
         self.bytes = bytes
     }
 
-    /// Reads a JPEG file's bytes and header.
+    /// Reads a JPEG file's bytes (``FileBytes``) and header.
     public init(path: String) throws(ImageError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImageError(.io, "cannot read \(path)")
-        }
-        try self.init(bytes: [UInt8](data))
+        try self.init(bytes: try FileBytes.read(path: path))
     }
 
     /// The DCT scale and the scaled crop a request decodes.
