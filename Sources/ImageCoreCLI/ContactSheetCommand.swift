@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import CImageCore
 import ImageCore
 #if canImport(Glibc)
 import Glibc
@@ -72,7 +73,7 @@ struct ContactSheet: ParsableCommand {
                 do {
                     let thumb = try renderer.cachedImage(for: path) ?? renderer.image(for: path)
                     try thumb.withPixelBuffer { (image: borrowing PixelBuffer) throws(ImageError) in
-                        Self.place(image, into: &sheet, x: Self.margin + (index % columns) * cell + (size - image.width) / 2,
+                        try Self.place(image, into: &sheet, x: Self.margin + (index % columns) * cell + (size - image.width) / 2,
                                    y: Self.margin + (index / columns) * cell + (size - image.height) / 2)
                     }
                 } catch {
@@ -103,19 +104,23 @@ struct ContactSheet: ParsableCommand {
         return names.sorted().map { base + $0 }
     }
 
-    /// Copies a GRAY8, RGB8 or RGBA8 thumbnail into the RGB sheet at (x, y).
-    static func place(_ image: borrowing PixelBuffer, into sheet: inout PixelBuffer, x: Int, y: Int) {
-        let n = image.format == .gray8 ? 1 : image.format == .rgb8 ? 3 : 4
-        let ss = image.plane(0).stride, ds = sheet.plane(0).stride, w = image.width, h = image.height
-        image.withPlane(0) { src in
-            sheet.withMutablePlane(0) { dst in
-                for r in 0..<h {
-                    for c in 0..<w {
-                        for k in 0..<3 { dst[(y + r) * ds + (x + c) * 3 + k] = src[r * ss + c * n + (n == 1 ? 0 : k)] }
-                    }
-                }
+    /// Copies a GRAY8, RGB8 or RGBA8 thumbnail into the RGB sheet at (x, y): one
+    /// `ic_convert_channels` call from the thumbnail into a descriptor of the sheet's cell
+    /// (the sheet's own rows and stride, starting at the cell), so no intermediate image.
+    static func place(_ image: borrowing PixelBuffer, into sheet: inout PixelBuffer, x: Int, y: Int) throws(ImageError) {
+        guard x >= 0, y >= 0, x + image.width <= sheet.width, y + image.height <= sheet.height else {
+            throw ImageError(.invalidArgument, "a \(image.width)x\(image.height) thumbnail does not fit the sheet at (\(x), \(y))")
+        }
+        let status: ic_status = image.withUnsafeImage { src in
+            sheet.withUnsafeMutableImage { dst in
+                var cell = dst.pointee
+                cell.planes.0.data += y * Int(cell.planes.0.stride) + x * 3
+                cell.width = Int32(image.width)
+                cell.height = Int32(image.height)
+                return ic_convert_channels(src, &cell)
             }
         }
+        try ImageError.check(status, "contact sheet: place a \(image.format) thumbnail")
     }
 }
 
