@@ -12,7 +12,8 @@ enum DocumentWorkloads {
     ]
 
     /// A page-shaped quad inside a `w` x `h` photo: portrait, in perspective (top edge
-    /// shorter), turned by a few degrees.
+    /// shorter), turned by a few degrees. `bench/peers/peers.py` (`scan_corners`) uses the
+    /// same corners, so the peers warp the same region: keep the two in step.
     static func pageQuad(width w: Int, height h: Int) -> Quad {
         let W = Double(w), H = Double(h)
         return Quad([Point(x: 0.273 * W, y: 0.050 * H), Point(x: 0.732 * W, y: 0.086 * H),

@@ -20,8 +20,10 @@ A4_300 = (2480, 3508)
 
 
 def scan_corners(w, h):
-    """The page corners every scanner run uses (TL, TR, BR, BL), a fixed tilted quad."""
-    return np.array([[0.12 * w, 0.10 * h], [0.86 * w, 0.14 * h], [0.90 * w, 0.92 * h], [0.08 * w, 0.88 * h]])
+    """The page corners every scanner and warp run uses (TL, TR, BR, BL): the same portrait
+    page in perspective as ImageCore's bench (`DocumentWorkloads.pageQuad`), so that both
+    sides of W2 and W5 warp the same source region; keep the two in step."""
+    return np.array([[0.273 * w, 0.050 * h], [0.732 * w, 0.086 * h], [0.756 * w, 0.959 * h], [0.243 * w, 0.932 * h]])
 
 
 def dst_corners(size):
