@@ -146,12 +146,6 @@ static inline double dir_diff(int32_t dir, double phi_deg, int32_t *polarity) {
     return m > 90 ? 180 - m : m;
 }
 
-/* For a line of normal angle phi (degrees), what an edge pixel of each direction says
- * about it: tab[dir + 1] is 1 when the direction agrees within IC_DET_DIR_TOL with the
- * gradient along +n, 2 along -n, 0 otherwise (tab[0]: no edge pixel, dir -1). Built once
- * per line, it replaces the angle arithmetic in the per-pixel loops. */
-static void dir_table(double phi_deg, uint8_t tab[361]);
-
 /* Tolerances (at the working size): the angle between an edge's gradient and a line's
  * normal for the edge to support the line; the band across a line in which support is
  * looked for; the spread of a Hough vote around the edge's own direction, in degrees;
@@ -161,6 +155,10 @@ enum { IC_DET_DIR_TOL = 20, IC_DET_BAND = 1, IC_DET_VOTE_SPREAD = 6, IC_DET_DUP_
        IC_DET_RUN = 16, IC_DET_MIN_CROSS = 40 };
 #endif
 
+/* For a line of normal angle phi (degrees), what an edge pixel of each direction says
+ * about it: tab[dir + 1] is 1 when the direction agrees within IC_DET_DIR_TOL with the
+ * gradient along +n, 2 along -n, 0 otherwise (tab[0]: no edge pixel, dir -1). Built once
+ * per line, it replaces the angle arithmetic in the per-pixel loops. */
 static void dir_table(double phi_deg, uint8_t tab[361]) {
     tab[0] = 0;
     for (int32_t d = 0; d < 360; d++) {
