@@ -18,15 +18,19 @@ struct ChannelsTests {
         return rgb.map(Double.init) + (dc == 4 ? (sc == 4 && dc == 4 ? [Double(px[3])] : [255]) : [])
     }
 
-    @Test("every pair against the reference, odd sizes, padded strides, guard pages")
-    func pairs() {
+    /// Both paths: the AVX2 kernels (16 pixels a step, so the widths cover none, one and
+    /// several steps with and without a scalar tail) and the scalar reference (mask 0).
+    @Test("every pair against the reference, odd sizes, padded strides, guard pages, AVX2 and scalar",
+          arguments: [UInt32(0xffff_ffff), 0])
+    func pairs(mask: UInt32) {
         for (sf, sc) in Self.formats {
             for (df, dc) in Self.formats {
-                for (w, h) in [(1, 1), (3, 5), (67, 9), (130, 3)] {
+                for (w, h) in [(1, 1), (3, 5), (15, 2), (16, 3), (17, 2), (33, 4), (67, 9), (130, 3)] {
                     let src = GuardedImage(sf, w, h, padding: 7), dst = GuardedImage(df, w, h, padding: 5)
                     src.randomize(seed: UInt64(w * 31 + h))
                     var s = src.image, d = dst.image
-                    #expect(ic_convert_channels(&s, &d) == IC_OK)
+                    let status = ProcessSettings.with(cpuMask: mask) { ic_convert_channels(&s, &d) }
+                    #expect(status == IC_OK)
                     let a = src.packed(0), b = dst.packed(0)
                     var worst = 0.0
                     for i in 0..<(w * h) {
@@ -57,6 +61,11 @@ struct ChannelsTests {
             worst = max(worst, abs(Double(b[i]) - exact))
         }
         #expect(worst < 1, "worst \(worst)")
+        // The AVX2 kernel computes the scalar formula exactly: the same bytes with mask 0.
+        let scalarDst = GuardedImage(IC_FORMAT_GRAY8, 64 * 64, 64)
+        var d0 = scalarDst.image
+        #expect(ProcessSettings.with(cpuMask: 0) { ic_convert_channels(&s, &d0) } == IC_OK)
+        #expect(scalarDst.packed(0) == b)
     }
 
     @Test("bad arguments: size mismatch, YUV, overlap")
