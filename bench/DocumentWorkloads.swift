@@ -201,13 +201,23 @@ extension DocumentWorkloads {
         }
         for (e, n) in worst.sorted(by: { $0.0 > $1.0 }).prefix(12) { print(String(format: "  miss %.3f of diagonal: %@", e, n)) }
         let share = Double(good) / Double(total)
+        // False detections: the same surfaces and light without a page.
+        var empty = 0, falseFound = 0
+        for (bi, path) in try backgrounds().enumerated() {
+            let bg = try loadGray(path)
+            for seed in 0..<seeds {
+                let image = try DocumentComposite.composeEmpty(background: bg, seed: UInt64(9_000_000 + bi * 1000 + seed))
+                empty += 1
+                if try detector.detect(in: image).quad != nil { falseFound += 1 }
+            }
+        }
         // One detection timed by the harness (the table row); the note has the evaluation.
         let bg = try PNM.read(path: fixtures + "/background-storm.pgm")
         let sample = try DocumentComposite.compose(page: try page(2, seed: 1), background: bg, seed: 99)
         let timing = try ctx.time { _ = try detector.detect(in: sample.image) }
         return WorkloadRun(timing: timing, pixels: sample.image.width * sample.image.height, limitBytes: sample.image.width * sample.image.height,
-                           note: String(format: "%d composites: %.1f%% with every corner within 1.5%% of the diagonal, %d not found, %.2f ms per detection (mean, incl. scratch allocation)",
-                                        total, share * 100, notFound, seconds / Double(total) * 1e3))
+                           note: String(format: "%d composites: %.1f%% with every corner within 1.5%% of the diagonal, %d not found, %.2f ms per detection (mean, incl. scratch allocation); %d of %d scenes without a page gave a false detection",
+                                        total, share * 100, notFound, seconds / Double(total) * 1e3, falseFound, empty))
     }
 
     /// Draws a quad's outline (1 px) into a GRAY8 image.

@@ -704,7 +704,7 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
     line lines[IC_DET_MAX_PROFILED];
     int32_t n = find_lines(&wk, lines);
     candidate best;
-    if (n < 4 || !search(&wk, lines, n, min_area, &best) || best.confidence < 0.35) return IC_OK;
+    if (n < 4 || !search(&wk, lines, n, min_area, &best) || best.confidence < 0.5) return IC_OK;
 
     ic_point c[4];
     refine(&wk, lines, &best, c);

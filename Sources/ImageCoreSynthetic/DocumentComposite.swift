@@ -108,12 +108,7 @@ public enum DocumentComposite {
         var notes: [String] = []
 
         // 1. Background: a random crop, maybe mirrored, stretched to the full frame.
-        var bg = try PixelBuffer(width: background.width, height: background.height, format: .gray8)
-        let c = rng.uniform(0.75, 1.0)
-        let cx0 = rng.uniform(0, W * (1 - c)), cy0 = rng.uniform(0, H * (1 - c))
-        var crop = [Point(x: cx0, y: cy0), Point(x: cx0 + W * c, y: cy0), Point(x: cx0 + W * c, y: cy0 + H * c), Point(x: cx0, y: cy0 + H * c)]
-        if rng.uniform(0, 1) < 0.5 { crop = [crop[1], crop[0], crop[3], crop[2]]; notes.append("mirrored") }
-        try bg.warp(from: background, homography: try Homography(from: Quad(width: W, height: H).corners, to: crop))
+        let bg = try surface(background, &rng, &notes)
 
         // 2. The page quad.
         let pw0 = Double(page.width), ph0 = Double(page.height), aspect = pw0 / ph0
@@ -171,19 +166,15 @@ public enum DocumentComposite {
         let paperGain = rng.uniform(0.85, 1.1)
 
         // 4. Lighting and shadow parameters.
-        let g0 = rng.uniform(0.75, 1.05), gdir = rng.uniform(0, 2 * Double.pi), gmag = rng.uniform(0.15, 0.55)
-        let shadow = rng.uniform(0, 1) < 0.5
         let q = quad.corners
-        let pc = Point(x: q.map(\.x).reduce(0, +) / 4, y: q.map(\.y).reduce(0, +) / 4)
-        let sdir = rng.uniform(0, 2 * Double.pi), soft = rng.uniform(6, 30), dark = rng.uniform(0.55, 0.85)
-        let soff = rng.uniform(-0.3, 0.3) * min(W, H) * 0.5
-        if shadow { notes.append(String(format: "shadow %.2f soft %.0f", dark, soft)) }
+        let lighting = Lighting(&rng, centre: Point(x: q.map(\.x).reduce(0, +) / 4, y: q.map(\.y).reduce(0, +) / 4),
+                                width: W, height: H, notes: &notes)
         // Contact shadow: the page's silhouette offset by 1-4 px away from the light and
         // softened, darkening the surface next to the sides that face away from it.
         let cdir = rng.uniform(0, 2 * Double.pi), coff = rng.uniform(1, 4), cdark = rng.uniform(0.06, 0.25)
         let cox = coff * cos(cdir), coy = coff * sin(cdir)
         let sigma = rng.uniform(1.5, 7)
-        notes.append(String(format: "light %.2f±%.2f noise %.1f", g0, gmag, sigma))
+        notes.append(String(format: "light %.2f±%.2f noise %.1f", lighting.g0, lighting.gmag, sigma))
 
         // Edge lines of the quad (inward normals) for the coverage.
         var edges: [(nx: Double, ny: Double, d: Double)] = []
@@ -215,11 +206,7 @@ public enum DocumentComposite {
                             dshadow = min(dshadow, e.nx * (fx - cox) + e.ny * (fy - coy) + e.d)
                         }
                         let cast = max(0, min(1, (dshadow + 1.5) / 3)) // 3 px soft ramp
-                        var light = max(0.35, min(1.3, g0 + gmag * ((fx / W - 0.5) * cos(gdir) + (fy / H - 0.5) * sin(gdir)) * 2))
-                        if shadow {
-                            let t = ((fx - pc.x) * cos(sdir) + (fy - pc.y) * sin(sdir) - soff) / soft
-                            light *= 1 - (1 - dark) / (1 + exp(-t)) // smooth step across the shadow edge
-                        }
+                        let light = lighting.gain(fx, fy)
                         let i = y * w + x
                         coverage[i] = max(0, min(1, dmin + 0.5))
                         surfaceLit[i] = Double(bgs[y * bs + x]) * (1 - cdark * cast) * light
@@ -272,6 +259,75 @@ public enum DocumentComposite {
             }
         }
         return Sample(image: out, quad: quad, note: notes.joined(separator: ", "))
+    }
+
+    /// A photo with no page in it, for measuring false detections: a random crop of
+    /// `background` (75–100 %, sometimes mirrored) under a lighting gradient, with
+    /// probability ½ a soft shadow edge, and Gaussian noise (σ 1.5–7) — the surface and
+    /// light of ``compose(page:background:seed:)`` without the page.
+    public static func composeEmpty(background: borrowing PixelBuffer, seed: UInt64) throws(ImageError) -> PixelBuffer {
+        guard background.format == .gray8 else { throw ImageError(.unsupported, "composites are made of GRAY8 images") }
+        var rng = Random(seed: seed)
+        var notes: [String] = []
+        let bg = try surface(background, &rng, &notes)
+        let W = Double(background.width), H = Double(background.height)
+        let lighting = Lighting(&rng, centre: Point(x: rng.uniform(0, W), y: rng.uniform(0, H)), width: W, height: H, notes: &notes)
+        let sigma = rng.uniform(1.5, 7)
+        let w = background.width, h = background.height, bs = bg.plane(0).stride
+        var out = try PixelBuffer(width: w, height: h, format: .gray8)
+        let os = out.plane(0).stride
+        bg.withPlane(0) { src in
+            out.withMutablePlane(0) { o in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let v = Double(src[y * bs + x]) * lighting.gain(Double(x) + 0.5, Double(y) + 0.5) + sigma * rng.normal()
+                        o[y * os + x] = UInt8(max(0, min(255, v.rounded())))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The surface: a random crop (75–100 %) of the photo, maybe mirrored, stretched to the
+    /// full frame.
+    static func surface(_ background: borrowing PixelBuffer, _ rng: inout Random, _ notes: inout [String]) throws(ImageError) -> PixelBuffer {
+        let W = Double(background.width), H = Double(background.height)
+        var bg = try PixelBuffer(width: background.width, height: background.height, format: .gray8)
+        let c = rng.uniform(0.75, 1.0)
+        let cx0 = rng.uniform(0, W * (1 - c)), cy0 = rng.uniform(0, H * (1 - c))
+        var crop = [Point(x: cx0, y: cy0), Point(x: cx0 + W * c, y: cy0), Point(x: cx0 + W * c, y: cy0 + H * c), Point(x: cx0, y: cy0 + H * c)]
+        if rng.uniform(0, 1) < 0.5 { crop = [crop[1], crop[0], crop[3], crop[2]]; notes.append("mirrored") }
+        try bg.warp(from: background, homography: try Homography(from: Quad(width: W, height: H).corners, to: crop))
+        return bg
+    }
+
+    /// A lighting gradient (gain 0.35–1.3 across the frame) and, with probability ½, a soft
+    /// shadow edge through a point near `centre` (darkening to 55–85 %).
+    struct Lighting {
+        let g0: Double, gdir: Double, gmag: Double, shadow: Bool
+        let centre: Point, sdir: Double, soft: Double, dark: Double, soff: Double
+        let width: Double, height: Double
+
+        init(_ rng: inout Random, centre: Point, width W: Double, height H: Double, notes: inout [String]) {
+            g0 = rng.uniform(0.75, 1.05); gdir = rng.uniform(0, 2 * Double.pi); gmag = rng.uniform(0.15, 0.55)
+            shadow = rng.uniform(0, 1) < 0.5
+            self.centre = centre
+            sdir = rng.uniform(0, 2 * Double.pi); soft = rng.uniform(6, 30); dark = rng.uniform(0.55, 0.85)
+            soff = rng.uniform(-0.3, 0.3) * min(W, H) * 0.5
+            width = W; height = H
+            if shadow { notes.append(String(format: "shadow %.2f soft %.0f", dark, soft)) }
+        }
+
+        /// The light's gain at continuous position (fx, fy).
+        func gain(_ fx: Double, _ fy: Double) -> Double {
+            var light = max(0.35, min(1.3, g0 + gmag * ((fx / width - 0.5) * cos(gdir) + (fy / height - 0.5) * sin(gdir)) * 2))
+            if shadow {
+                let t = ((fx - centre.x) * cos(sdir) + (fy - centre.y) * sin(sdir) - soff) / soft
+                light *= 1 - (1 - dark) / (1 + exp(-t)) // smooth step across the shadow edge
+            }
+            return light
+        }
     }
 
     /// The largest distance between matching corners of two quads, trying the four cyclic

@@ -51,6 +51,21 @@ struct DetectTests {
         #expect(share >= 0.95, "\(good)/\(total): \(misses)")
     }
 
+    @Test("no false page in scenes of the same surfaces and light without a page")
+    func emptyScenes() throws {
+        var falsePages: [String] = []
+        for (bi, bgName) in ["wood", "blinds", "storm", "ladybird"].enumerated() {
+            let bg = try Self.load("background-\(bgName).pgm")
+            for seed in 0..<3 {
+                let image = try DocumentComposite.composeEmpty(background: bg, seed: UInt64(7_500_000 + bi * 100 + seed))
+                if case let .found(_, confidence) = try PageDetector().detect(in: image) {
+                    falsePages.append("\(bgName) seed \(seed): confidence \(confidence)")
+                }
+            }
+        }
+        #expect(falsePages.isEmpty, "\(falsePages)")
+    }
+
     @Test("rendered pages on every background are found accurately")
     func renderedPages() throws {
         var worst = 0.0
