@@ -260,19 +260,6 @@ ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *pa
 
 /* ---- kernels chosen once per call ----------------------------------------- */
 
-typedef struct kernels {
-    void (*h_u8)(const uint8_t *, const ic_rs_geom *, int16_t *, size_t);
-    void (*h_s16)(const int16_t *, const ic_rs_geom *, int16_t *);
-    void (*v)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t, uint8_t *);
-    void (*v_unpremul)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t,
-                       uint8_t *);
-    void (*premul)(const uint8_t *, int32_t, int16_t *);
-    void (*box_u8)(const uint8_t *, int32_t, int32_t, uint32_t *);
-    void (*box_s16)(const int16_t *, int32_t, int32_t, uint32_t *);
-    void (*box_finish)(const uint32_t *, int32_t, uint32_t, int32_t, int16_t *);
-    void (*box_rows_u8)(const uint8_t *, size_t, int32_t, int32_t, uint32_t, int16_t *);
-} kernels;
-
 static void h_u8_c(const uint8_t *src, const ic_rs_geom *g, int16_t *dst, size_t ahead) {
     (void)ahead;
     ic_resize_h_u8_row_c(src, g->ch, &g->h, 0, g->out_w, dst);
@@ -291,10 +278,10 @@ static void v_unpremul_c(const int16_t *const *rows, const int16_t *w, const int
     ic_resize_v_unpremul_row_c(rows, w, count, 0, pixels, dst);
 }
 
-static kernels pick_kernels(const ic_rs_geom *g) {
-    kernels k = {h_u8_c, h_s16_c, v_c, v_unpremul_c, ic_resize_premul_row_c,
-                 ic_resize_box_add_u8_c, ic_resize_box_add_s16_c, ic_resize_box_finish_c,
-                 ic_resize_box_rows_u8_c};
+ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g) {
+    ic_rs_kernels k = {h_u8_c, h_s16_c, v_c, v_unpremul_c, ic_resize_premul_row_c,
+                       ic_resize_box_add_u8_c, ic_resize_box_add_s16_c, ic_resize_box_finish_c,
+                       ic_resize_box_rows_u8_c};
 #if IC_X86
     if (ic_cpu_features() & IC_CPU_AVX2) {
         if (ic_resize_h_avx2_supports(g)) {
@@ -328,7 +315,7 @@ typedef struct run_ctx {
     uint8_t *dst;
     size_t dst_stride;
     int32_t band_rows, bands, lanes;
-    kernels k;
+    ic_rs_kernels k;
     uint8_t claimed[RS_MAX_BANDS]; /* atomic flags: band taken */
 } run_ctx;
 
@@ -367,27 +354,50 @@ static void vertical_p7(const run_ctx *x, ic_rs_slot *slot, int32_t r) {
     x->k.box_finish(slot->acc, elems, mult, g->mode == IC_RS_STRAIGHT ? 32 : 25, slot->s16);
 }
 
+/* ---- row steps shared with the streaming driver (resize_stream.c) ---------------- */
+
+void ic__rs_h_from_u8(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *row, size_t ahead,
+                      int16_t *s16, int16_t *out) {
+    if (!g->hfold) {
+        /* Large horizontal factor: a P7 row of block means, then filter the reduced row. */
+        ic_resize_hbox_u8_c(row, g->in_w, g->ch, g->kx, s16);
+        k->h_s16(s16, g, out);
+        return;
+    }
+    k->h_u8(row, g, out, ahead);
+}
+
+void ic__rs_h_from_p7(const ic_rs_geom *g, const ic_rs_kernels *k, int16_t *s16, int16_t *out) {
+    if (!g->hfold) ic_resize_hbox_s16_c(s16, g->in_w, g->ch, g->kx, s16);
+    k->h_s16(s16, g, out);
+}
+
+void ic__rs_v_out_row(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *ring,
+                      const int16_t **rows, int32_t y, uint8_t *d) {
+    const int32_t R = g->v.max_count, s = g->v.start[y], count = g->v.count[y];
+    for (int32_t t = 0; t < count; t++)
+        rows[t] = (const int16_t *)(const void *)(ring + (size_t)((s + t) % R) * g->ring_stride);
+    const int16_t *w = g->v.w + (size_t)y * (size_t)g->v.n;
+    const int32_t *wp = g->v.wp + (size_t)y * (size_t)((g->v.n + 1) / 2);
+    if (g->mode == IC_RS_STRAIGHT) {
+        k->v_unpremul(rows, w, wp, count, g->out_w, d);
+    } else {
+        k->v(rows, w, wp, count, g->out_w * g->ch, d);
+        if (g->mode == IC_RS_PREMUL) ic_resize_clamp_alpha_row_c(d, 0, g->out_w);
+    }
+}
+
 /* Intermediate (horizontally filtered) row r of the pre-reduced image into `out`. */
 static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *out) {
     const ic_rs_geom *g = x->g;
-    if (!g->hfold) {
-        /* Large horizontal factor: a P7 row of block means, then filter the reduced row. */
-        if (g->ky == 1 && g->mode != IC_RS_STRAIGHT) {
-            ic_resize_hbox_u8_c(x->src + (size_t)r * x->src_stride, g->in_w, g->ch, g->kx, slot->s16);
-        } else {
-            vertical_p7(x, slot, r);
-            ic_resize_hbox_s16_c(slot->s16, g->in_w, g->ch, g->kx, slot->s16);
-        }
-        x->k.h_s16(slot->s16, g, out);
-        return;
-    }
     if (g->ky == 1 && g->mode != IC_RS_STRAIGHT) {
         /* Prefetch the next row while filtering this one: the band reads rows in order. */
-        x->k.h_u8(x->src + (size_t)r * x->src_stride, g, out, r + 1 < g->in_h ? x->src_stride : 0);
+        ic__rs_h_from_u8(g, &x->k, x->src + (size_t)r * x->src_stride,
+                         r + 1 < g->in_h ? x->src_stride : 0, slot->s16, out);
         return;
     }
     vertical_p7(x, slot, r);
-    x->k.h_s16(slot->s16, g, out);
+    ic__rs_h_from_p7(g, &x->k, slot->s16, out);
 }
 
 static void run_band(const run_ctx *x, ic_rs_slot *slot, int32_t band) {
@@ -405,17 +415,7 @@ static void run_band(const run_ctx *x, ic_rs_slot *slot, int32_t band) {
             produce_row(x, slot, r, (int16_t *)(void *)(slot->ring + (size_t)(r % R) * g->ring_stride));
         if (e > slot->hi) slot->hi = e;
         if (slot->lo < slot->hi - R) slot->lo = slot->hi - R;
-        for (int32_t t = 0; t < count; t++)
-            slot->rows[t] = (const int16_t *)(const void *)(slot->ring + (size_t)((s + t) % R) * g->ring_stride);
-        const int16_t *w = g->v.w + (size_t)y * (size_t)g->v.n;
-        const int32_t *wp = g->v.wp + (size_t)y * (size_t)((g->v.n + 1) / 2);
-        uint8_t *d = x->dst + (size_t)y * x->dst_stride;
-        if (g->mode == IC_RS_STRAIGHT) {
-            x->k.v_unpremul(slot->rows, w, wp, count, g->out_w, d);
-        } else {
-            x->k.v(slot->rows, w, wp, count, g->out_w * g->ch, d);
-            if (g->mode == IC_RS_PREMUL) ic_resize_clamp_alpha_row_c(d, 0, g->out_w);
-        }
+        ic__rs_v_out_row(g, &x->k, slot->ring, slot->rows, y, x->dst + (size_t)y * x->dst_stride);
     }
 }
 
@@ -495,7 +495,7 @@ ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_i
         x.src_stride = src->planes[plane].stride;
         x.dst = dst->planes[plane].data;
         x.dst_stride = dst->planes[plane].stride;
-        x.k = pick_kernels(x.g);
+        x.k = ic__rs_pick_kernels(x.g);
         /* One band for one lane; else RS_BANDS_PER_LANE per lane, so stealing can even out
          * the lanes (a ring refill happens only where a lane's walk is not contiguous). */
         const int32_t oh = x.g->out_h;

@@ -6,6 +6,7 @@
  *   resize_v.c        vertical row kernels, scalar reference
  *   resize_h_avx2.c   horizontal AVX2 kernels (RGBA and one-channel rows)
  *   resize_v_avx2.c   vertical AVX2 kernels
+ *   resize_stream.c   the row-push driver (ic_resize_stream_*): same tables, kernels, ring
  *
  * Number formats on the way through (all integers, so every path gives the same bits):
  *   source     u8, or "P7": int16 with 7 fractional bits (premultiplied colour, box means)
@@ -168,6 +169,37 @@ static inline uint8_t ic__rs_unpremul(int32_t c8, int32_t a8) {
     int32_t v = (int32_t)q;
     return (uint8_t)(v > 255 ? 255 : v);
 }
+
+/* ---- resize.c: kernels picked once per run, and the row steps both drivers share ---- */
+
+/* Whole-row kernels for one geometry: the scalar references, or AVX2 where it applies. */
+typedef struct ic_rs_kernels {
+    void (*h_u8)(const uint8_t *, const ic_rs_geom *, int16_t *, size_t);
+    void (*h_s16)(const int16_t *, const ic_rs_geom *, int16_t *);
+    void (*v)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t, uint8_t *);
+    void (*v_unpremul)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t,
+                       uint8_t *);
+    void (*premul)(const uint8_t *, int32_t, int16_t *);
+    void (*box_u8)(const uint8_t *, int32_t, int32_t, uint32_t *);
+    void (*box_s16)(const int16_t *, int32_t, int32_t, uint32_t *);
+    void (*box_finish)(const uint32_t *, int32_t, uint32_t, int32_t, int16_t *);
+    void (*box_rows_u8)(const uint8_t *, size_t, int32_t, int32_t, uint32_t, int16_t *);
+} ic_rs_kernels;
+
+IC_INTERNAL ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g);
+
+/* Intermediate row (out_w * ch int16, I6) from a u8 source row, for geometries that need no
+ * vertical box and no premultiplication (ky == 1, mode != STRAIGHT); s16 is scratch for the
+ * horizontal block means of large factors. `ahead`: see ic_resize_h_u8_row_avx2. */
+IC_INTERNAL void ic__rs_h_from_u8(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *row,
+                                  size_t ahead, int16_t *s16, int16_t *out);
+/* Intermediate row from a full-width P7 row in s16 (overwritten by block means when !hfold). */
+IC_INTERNAL void ic__rs_h_from_p7(const ic_rs_geom *g, const ic_rs_kernels *k, int16_t *s16,
+                                  int16_t *out);
+/* Output row y into `d` from the ring (intermediate row r at slot r % v.max_count, every row
+ * of y's window present); `rows` holds v.max_count pointers of scratch. */
+IC_INTERNAL void ic__rs_v_out_row(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *ring,
+                                  const int16_t **rows, int32_t y, uint8_t *d);
 
 #if IC_X86
 /* Whole-row AVX2 kernels; they finish ragged ends with the scalar ones. The u8 one also

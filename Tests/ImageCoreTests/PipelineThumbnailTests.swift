@@ -55,18 +55,25 @@ struct PipelineThumbnailTests {
         #expect(p > 25, "\(o): PSNR \(p)")
     }
 
-    @Test("12 MP → 256 px: peak pixel bytes ≈ output + a few rows; never the decoded frame")
+    @Test("12 MP → 256 px: peak pixel bytes = output + the resizer's ring and tables; never the decoded frame")
     func memoryBound() throws {
         let jpeg = PipelineFixtures.photo12MP
-        let (thumb, usage) = try PixelAllocator.measure { () throws -> (Int, Int, Int, Int) in
+        let (thumb, usage) = try PixelAllocator.measure { () throws -> (Int, Int, Int, Int, Int) in
             let t = try Thumbnailer.thumbnail(jpeg, maxWidth: 256, maxHeight: 256)
-            return (t.image.byteCount, t.image.width, t.decodedWidth, t.decodedHeight)
+            return (t.image.byteCount, t.image.width, t.image.height, t.decodedWidth, t.decodedHeight)
         }
-        #expect(thumb.1 == 256)
-        // "A few rows": 16 float rows of the output's width (RGBA, 4 B a channel).
-        let fewRows = 16 * thumb.1 * 4 * 4
-        #expect(usage.peakBytes <= thumb.0 + fewRows, "peak \(usage.peakBytes), output \(thumb.0)")
-        #expect(usage.peakBytes < thumb.2 * thumb.3 * 4 / 2, "the decoded frame must never exist whole")
+        #expect(thumb.1 == 256 && thumb.2 == 192)
+        // Two allocations: the thumbnail and the resizer's one scratch block (upright file: no turn).
+        #expect(usage.allocations == 2, "\(usage)")
+        // The scratch: a ring of int16 rows of the output's width, one per vertical tap (12 for
+        // Lanczos-3 at 378 -> 192; allow 16), and the coefficient tables: per output column
+        // 128 B (start, count, 12 int16 weights, and the AVX2 copy replicated over the four
+        // channels: 8 B a tap), per output row at most 64 B (start, count, 12 weights and
+        // their pmaddwd pairs). Measured: 68928 B (24576 ring, 43520 tables, 832 the rest).
+        let ring = 16 * thumb.1 * 4 * 2
+        let tables = thumb.1 * 128 + thumb.2 * 64
+        #expect(usage.peakBytes <= thumb.0 + ring + tables, "peak \(usage.peakBytes), output \(thumb.0)")
+        #expect(usage.peakBytes < thumb.3 * thumb.4 * 4 / 2, "the decoded frame must never exist whole")
     }
 
     @Test("corrupt and truncated input throw ImageError")
@@ -77,19 +84,66 @@ struct PipelineThumbnailTests {
         #expect(throws: ImageError.self) { _ = try Thumbnailer.thumbnail(jpeg, maxWidth: 0, maxHeight: 64) }
     }
 
-    @Test("the streaming resizer, fed row by row, matches the plan's Lanczos-3 resize")
+    @Test("the streaming resizer, fed row by row or in bands, equals the one-shot Lanczos-3 resize byte for byte")
     func streamingResizer() throws {
-        let src = try SyntheticImage.photo(width: 333, height: 251, format: .gray8, seed: 2)
-        var out = try PixelBuffer(width: 100, height: 77, format: .gray8)
-        var r = try StreamingResizer(format: .gray8, sourceWidth: 333, sourceHeight: 251, width: 100, height: 77)
-        let stride = src.plane(0).stride
-        try src.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
-            try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
-                for y in 0..<251 { try r.push(row: p.baseAddress! + y * stride, into: &out) }
+        for format in [PixelFormat.gray8, .rgba8] {
+            var src = try SyntheticImage.photo(width: 333, height: 251, format: format, seed: 2)
+            src.alphaMode = .opaque
+            let reference = try src.resized(width: 100, height: 77)
+            let stride = src.plane(0).stride
+            for band in [1, 16] {
+                var out = try PixelBuffer(width: 100, height: 77, format: format)
+                var r = try StreamingResizer(format: format, sourceWidth: 333, sourceHeight: 251, width: 100, height: 77)
+                try src.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
+                    try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
+                        var y = 0
+                        while y < 251 {
+                            let n = min(band, 251 - y)
+                            if n == 1 { try r.push(row: p.baseAddress! + y * stride, into: &out) }
+                            else { try r.push(rows: p.baseAddress! + y * stride, stride: stride, count: n, into: &out) }
+                            y += n
+                            #expect(r.nextRow == y && r.rowsWritten <= 77)
+                        }
+                    }
+                }
+                #expect(r.isComplete && r.rowsWritten == 77)
+                #expect(PipelineFixtures.packed(out) == PipelineFixtures.packed(reference), "\(format), bands of \(band)")
             }
         }
-        let reference = try src.resized(width: 100, height: 77)
-        let p = JPEGFixtures.psnr(PipelineFixtures.packed(out), PipelineFixtures.packed(reference))
-        #expect(p > 40, "PSNR \(p) vs the plan's Lanczos-3")
+    }
+
+    @Test("the streaming resizer throws typed errors and consumes nothing on a bad push")
+    func streamingResizerErrors() throws {
+        func code(_ body: () throws -> Void) -> ImageError.Code? {
+            do { try body(); return nil } catch { return (error as? ImageError)?.code }
+        }
+        #expect(code { _ = try StreamingResizer(format: .i420, sourceWidth: 10, sourceHeight: 10, width: 5, height: 5) } == .unsupported)
+        #expect(code { _ = try StreamingResizer(format: .nv12, sourceWidth: 10, sourceHeight: 10, width: 5, height: 5) } == .unsupported)
+        #expect(code { _ = try StreamingResizer(format: .gray8, sourceWidth: 0, sourceHeight: 10, width: 5, height: 5) } == .invalidArgument)
+        #expect(code { _ = try StreamingResizer(format: .gray8, sourceWidth: 10, sourceHeight: 10, width: 5, height: 70000) } == .tooLarge)
+        let src = try SyntheticImage.photo(width: 40, height: 6, format: .gray8, seed: 1)
+        let stride = src.plane(0).stride
+        var r = try StreamingResizer(format: .gray8, sourceWidth: 40, sourceHeight: 6, width: 10, height: 3)
+        var out = try PixelBuffer(width: 10, height: 3, format: .gray8)
+        var wrongSize = try PixelBuffer(width: 11, height: 3, format: .gray8)
+        var wrongFormat = try PixelBuffer(width: 10, height: 3, format: .rgba8)
+        try src.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
+            try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
+                let base = p.baseAddress!
+                #expect(code { try r.push(row: base, into: &wrongSize) } == .invalidArgument)
+                #expect(code { try r.push(row: base, into: &wrongFormat) } == .invalidArgument)
+                #expect(code { try r.push(rows: base, stride: 39, count: 2, into: &out) } == .invalidArgument)
+                #expect(code { try r.push(rows: base, stride: stride, count: 7, into: &out) } == .invalidArgument)
+                #expect(code { try r.push(rows: base, stride: stride, count: 0, into: &out) } == .invalidArgument)
+                #expect(r.nextRow == 0)
+                try r.push(rows: base, stride: stride, count: 6, into: &out)
+                #expect(code { try r.push(row: base, into: &out) } == .invalidArgument) // after completion
+                #expect(r.nextRow == 6 && r.rowsWritten == 3)
+                r.reset()
+                #expect(r.nextRow == 0 && r.rowsWritten == 0)
+                for y in 0..<6 { try r.push(row: base + y * stride, into: &out) }
+            }
+        }
+        #expect(PipelineFixtures.packed(out) == PipelineFixtures.packed(try src.resized(width: 10, height: 3)))
     }
 }

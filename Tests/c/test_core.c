@@ -816,6 +816,108 @@ static void test_jpeg(void) {
     }
 }
 
+/* ---- streaming resize ----------------------------------------------------------- */
+
+/* The row-push resize against the one-shot ic_resize (the reference here: the stream's
+ * contract is the same bytes), row by row and in bands, in exact-size heap memory (ASan
+ * catches a write past the reported size), plus its error paths. */
+static void *xmemalign64(size_t n) {
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n) != 0 || !p) { fprintf(stderr, "out of memory (%zu bytes)\n", n); exit(2); }
+    return p;
+}
+
+static void test_resize_stream(void) {
+    static const int32_t cases[][4] = {{61, 47, 13, 9}, {13, 9, 61, 47}, {1, 1, 1, 1}, {200, 61, 33, 10},
+                                       {40, 257, 13, 25}, {504, 378, 256, 192}, {3, 600, 2, 2}};
+    static const ic_format formats[] = {IC_FORMAT_GRAY8, IC_FORMAT_RGB8, IC_FORMAT_RGBA8};
+    static const ic_alpha alphas[] = {IC_ALPHA_STRAIGHT, IC_ALPHA_PREMULTIPLIED, IC_ALPHA_OPAQUE};
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
+        for (int fi = 0; fi < 5; fi++) {
+            const ic_format f = formats[fi < 2 ? fi : 2];
+            const ic_alpha a = fi < 2 ? IC_ALPHA_STRAIGHT : alphas[fi - 2];
+            const int32_t w = cases[ci][0], h = cases[ci][1], ow = cases[ci][2], oh = cases[ci][3];
+            const ic_resize_filter filter = (ic_resize_filter)((ci + (size_t)fi) % 5);
+            CTX("stream format %d alpha %d %dx%d -> %dx%d filter %d", (int)f, (int)a, w, h, ow, oh, (int)filter);
+            test_img s = alloc_img(f, w, h, 3, 1), ref = alloc_img(f, ow, oh, 0, 0), d = alloc_img(f, ow, oh, 7, 0);
+            s.img.alpha = ref.img.alpha = d.img.alpha = a;
+            CHECK_ST(ic_resize(&s.img, &ref.img, filter), IC_OK);
+            ic_resize_params p;
+            memset(&p, 0, sizeof p);
+            p.format = f; p.alpha = a; p.filter = filter;
+            p.src_width = w; p.src_height = h; p.dst_width = ow; p.dst_height = oh;
+            size_t size = 0;
+            CHECK_ST(ic_resize_stream_size(&p, &size), IC_OK);
+            void *mem = xmemalign64(size);
+            ic_resize_stream *st = NULL;
+            CHECK_ST(ic_resize_stream_init(mem, size, &p, &st), IC_OK);
+            const size_t rb = (size_t)w * (size_t)(f == IC_FORMAT_GRAY8 ? 1 : f == IC_FORMAT_RGB8 ? 3 : 4);
+            for (int pass = 0; pass < 2 && st; pass++) {
+                int32_t written = -1, pushed = -1, y = 0, ok = 1;
+                while (y < h) {
+                    const int32_t n = pass == 0 ? 1 : (h - y < 5 ? h - y : 5);
+                    if (pass == 0) {
+                        uint8_t *row = (uint8_t *)xmalloc(rb); /* exact size: ASan sees an over-read */
+                        memcpy(row, s.img.planes[0].data + (size_t)y * s.img.planes[0].stride, rb);
+                        ok &= ic_resize_stream_push(st, row, w, &d.img, &written) == IC_OK;
+                        free(row);
+                    } else {
+                        ok &= ic_resize_stream_push_rows(st, s.img.planes[0].data + (size_t)y * s.img.planes[0].stride,
+                                                         s.img.planes[0].stride, n, w, &d.img, &written) == IC_OK;
+                    }
+                    y += n;
+                }
+                CHECK(ok);
+                CHECK(written == oh);
+                CHECK_ST(ic_resize_stream_progress(st, &pushed, &written), IC_OK);
+                CHECK(pushed == h && written == oh);
+                int same = 1;
+                for (int32_t r = 0; r < oh; r++)
+                    same &= memcmp(d.img.planes[0].data + (size_t)r * d.img.planes[0].stride,
+                                   ref.img.planes[0].data + (size_t)r * ref.img.planes[0].stride,
+                                   (size_t)ow * (rb / (size_t)w)) == 0;
+                CHECK(same);
+                /* complete: one more row is refused */
+                CHECK_ST(ic_resize_stream_push(st, s.img.planes[0].data, w, &d.img, NULL), IC_ERR_INVALID_ARGUMENT);
+                CHECK_ST(ic_resize_stream_reset(st), IC_OK);
+                memset(d.img.planes[0].data, SENT, d.alloc[0]);
+            }
+            free(mem);
+            free_img(&s); free_img(&ref); free_img(&d);
+        }
+
+    CTX("stream errors");
+    ic_resize_params p;
+    memset(&p, 0, sizeof p);
+    p.format = IC_FORMAT_GRAY8; p.filter = IC_RESIZE_LANCZOS3;
+    p.src_width = 20; p.src_height = 6; p.dst_width = 7; p.dst_height = 3;
+    size_t size = 0;
+    ic_resize_params q = p;
+    q.format = IC_FORMAT_NV12;
+    CHECK_ST(ic_resize_stream_size(&q, &size), IC_ERR_UNSUPPORTED);
+    q = p; q.src_height = 0;
+    CHECK_ST(ic_resize_stream_size(&q, &size), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_resize_stream_size(&p, &size), IC_OK);
+    void *mem = xmemalign64(size);
+    ic_resize_stream *st = NULL;
+    CHECK_ST(ic_resize_stream_init(mem, size - 1, &p, &st), IC_ERR_BUFFER_TOO_SMALL);
+    CHECK_ST(ic_resize_stream_init((uint8_t *)mem + 1, size, &p, &st), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_resize_stream_init(mem, size, &p, &st), IC_OK);
+    test_img s = alloc_img(IC_FORMAT_GRAY8, 20, 6, 0, 1), d = alloc_img(IC_FORMAT_GRAY8, 7, 3, 0, 0);
+    test_img other = alloc_img(IC_FORMAT_GRAY8, 8, 3, 0, 0);
+    CHECK_ST(ic_resize_stream_push(st, s.img.planes[0].data, 19, &d.img, NULL), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_resize_stream_push(st, s.img.planes[0].data, 20, &other.img, NULL), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_resize_stream_push_rows(st, s.img.planes[0].data, 20, 7, 20, &d.img, NULL), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_resize_stream_push_rows(st, s.img.planes[0].data, 19, 2, 20, &d.img, NULL), IC_ERR_INVALID_ARGUMENT);
+    int32_t pushed = -1;
+    CHECK_ST(ic_resize_stream_progress(st, &pushed, NULL), IC_OK);
+    CHECK(pushed == 0 && img_untouched(&d));
+    CHECK_ST(ic_resize_stream_push_rows(st, s.img.planes[0].data, 20, 6, 20, &d.img, NULL), IC_OK);
+    CHECK_ST(ic_resize_stream_push(st, s.img.planes[0].data, 20, &d.img, NULL), IC_ERR_INVALID_ARGUMENT);
+    free(mem);
+    free_img(&s); free_img(&d); free_img(&other);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     test_status();
@@ -828,6 +930,7 @@ int main(void) {
     test_guard_pages();
     test_image_copy_fill();
     test_jpeg();
+    test_resize_stream();
     printf("backend %s, %d threads by default, cpu features 0x%x\n", ic_parallel_backend(),
            ic_get_num_threads(), ic_cpu_features());
     printf("%ld passed, %ld failed\n", g_pass, g_fail);

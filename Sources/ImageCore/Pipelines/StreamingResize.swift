@@ -1,169 +1,128 @@
 import CImageCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// A separable Lanczos-3 resize that consumes source rows one at a time, top to bottom, as a
-/// streamed decode delivers them (``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``),
-/// and writes each output row as soon as the last source row it needs has arrived.
+/// A separable resize (Lanczos-3 by default) that consumes source rows one at a time, top to
+/// bottom, as a streamed decode delivers them
+/// (``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``), and writes
+/// each output row as soon as the last source row it needs has arrived.
 ///
-/// Each arriving row is resized horizontally into a float row, which is added with its
-/// vertical weight into the accumulators of the output rows that use it. Accumulators live in
-/// a ring just deep enough for the output rows in progress at once (about 6 for a downscale),
-/// so the whole memory is: the destination, `ring + 1` float rows of the destination's width,
-/// and the coefficient tables. The ring is a ``PixelBuffer`` so the counting allocator
-/// (``PixelAllocator``) sees it. GRAY8 and RGBA8 (opaque: no premultiplication).
+/// A thin wrapper over the C core's row-push resize (`ic_resize_stream_*` in
+/// `imagecore/resize.h`): each pushed row is filtered horizontally (AVX2 where the CPU has
+/// it) into a ring of int16 intermediate rows, and each completed output row is filtered
+/// vertically straight into the destination. The numbers are those of ``ResizePlan`` and
+/// ``PixelBuffer/resize(into:filter:)`` — 14-bit fixed point, clamp borders, box
+/// pre-reduction for factors ≥ 4, within 1 LSB of a float64 reference — and the destination
+/// receives exactly the bytes a one-shot resize of the whole source would give.
+///
+/// Memory: the destination, plus one scratch block (``scratchBytes``) holding the coefficient
+/// tables and the ring — ``ringRows`` rows of `width × channels` int16 values (plus one
+/// source-width int16 row for premultiplied or pre-reduced sources). The scratch is a
+/// ``PixelBuffer``, so the counting allocator (``PixelAllocator``) sees it. The source is
+/// never held: a pushed row is only read during the push.
+///
+/// GRAY8, RGB8 and RGBA8. RGBA is filtered as ``AlphaMode/opaque`` (four independent
+/// channels) unless another alpha mode is given.
 public struct StreamingResizer: ~Copyable {
     public let sourceWidth: Int, sourceHeight: Int, width: Int, height: Int
-    let channels: Int
-    // Horizontal: per output x, first source x and `hTaps` weights.
-    let hStart: [Int32]; let hTaps: Int; let hWeights: [Float]
-    // Vertical: per output y, first and last source row and weights (vTaps per output row).
-    let vStart: [Int]; let vEnd: [Int]; let vTaps: Int; let vWeights: [Float]
-    // Per source row, the first output row that uses it.
-    let firstOut: [Int]; let lastOut: [Int]
-    /// Output rows in progress at once.
+    /// The pixel format of the source rows and the destination.
+    public let format: PixelFormat
+    /// How the alpha channel of RGBA8 rows is read (see ``ResizePlan``).
+    public let alphaMode: AlphaMode
+    /// The intermediate rows the ring holds: the largest vertical filter window.
     public let ringRows: Int
+    /// The C stream's memory: tables, ring and row scratch.
     var scratch: PixelBuffer
-    /// The next source row expected.
+    /// The C stream, inside `scratch` (whose storage never moves).
+    let stream: OpaquePointer
+    /// The next source row expected (rows pushed so far).
     public private(set) var nextRow = 0
+    /// Output rows written so far: rows `0 ..< rowsWritten` of the destination are final.
+    public private(set) var rowsWritten = 0
 
-    /// Weights of a Lanczos-3 resize of `n` samples to `m`: first index and `taps` weights each.
-    static func coefficients(_ n: Int, _ m: Int) -> (start: [Int], end: [Int], taps: Int, weights: [Float]) {
-        let scale = Double(n) / Double(m)
-        let fs = max(scale, 1)
-        let support = 3 * fs
-        func lanczos(_ x: Double) -> Double {
-            let ax = abs(x)
-            if ax < 1e-12 { return 1 }
-            if ax >= 3 { return 0 }
-            let px = Double.pi * x
-            return 3 * sin(px) * sin(px / 3) / (px * px)
+    /// A resizer from `sourceWidth`×`sourceHeight` to `width`×`height` for `format`.
+    /// - Parameters:
+    ///   - alphaMode: for RGBA8, how alpha is read; the default treats the image as opaque.
+    ///   - filter: the resampling filter (Lanczos-3 by default).
+    ///   - preReduce: whether large downscales first average integer blocks (see ``ResizePlan``).
+    /// - Throws: `.unsupported` for formats other than GRAY8, RGB8 and RGBA8;
+    ///   `.invalidArgument` for sizes < 1, `.tooLarge` above the core's limits.
+    public init(format: PixelFormat, alphaMode: AlphaMode = .opaque, sourceWidth: Int, sourceHeight: Int,
+                width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true) throws(ImageError) {
+        let detail = "streaming resize \(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format)"
+        guard format == .gray8 || format == .rgb8 || format == .rgba8 else {
+            throw ImageError(.unsupported, "streaming resize of \(format)")
         }
-        var starts = [Int](), ends = [Int](), rows = [[Double]]()
-        for i in 0..<m {
-            let c = (Double(i) + 0.5) * scale
-            let lo = max(0, Int((c - support).rounded(.down)))
-            let hi = min(n - 1, Int((c + support).rounded(.up)))
-            var w = [Double](); var sum = 0.0
-            for j in lo...hi { let v = lanczos((Double(j) + 0.5 - c) / fs); w.append(v); sum += v }
-            if sum == 0 { sum = 1 }
-            w = w.map { $0 / sum }
-            var a = 0, b = w.count - 1
-            while a < b, abs(w[a]) < 1e-7 { a += 1 }
-            while b > a, abs(w[b]) < 1e-7 { b -= 1 }
-            starts.append(lo + a); ends.append(lo + b); rows.append(Array(w[a...b]))
+        guard sourceWidth >= 1, sourceHeight >= 1, width >= 1, height >= 1 else {
+            throw ImageError(.invalidArgument, detail)
         }
-        let taps = rows.map(\.count).max() ?? 1
-        var flat = [Float](repeating: 0, count: taps * m)
-        for (i, r) in rows.enumerated() { for (k, v) in r.enumerated() { flat[i * taps + k] = Float(v) } }
-        return (starts, ends, taps, flat)
-    }
-
-    /// A resizer from `sourceWidth`×`sourceHeight` to `width`×`height` for `format` (GRAY8 or RGBA8).
-    /// - Throws: `.unsupported` for other formats, `.invalidArgument` for sizes < 1.
-    public init(format: PixelFormat, sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) throws(ImageError) {
-        guard format == .gray8 || format == .rgba8 else { throw ImageError(.unsupported, "streaming resize of \(format)") }
-        guard sourceWidth >= 1, sourceHeight >= 1, width >= 1, height >= 1,
-              sourceWidth <= 65535, sourceHeight <= 65535, width <= 65535, height <= 65535 else {
-            throw ImageError(.invalidArgument, "streaming resize \(sourceWidth)x\(sourceHeight) -> \(width)x\(height)")
-        }
-        let ch = format == .rgba8 ? 4 : 1
-        let h = Self.coefficients(sourceWidth, width)
-        // Shift starts left where the taps would overrun the row, so every tap reads inside it.
-        var hw = h.weights
-        var hs = h.start.map { Int32($0) }
-        for i in 0..<width where Int(hs[i]) + h.taps > sourceWidth {
-            let shift = Int(hs[i]) + h.taps - sourceWidth
-            for k in Swift.stride(from: h.taps - 1, through: 0, by: -1) {
-                hw[i * h.taps + k] = k >= shift ? hw[i * h.taps + k - shift] : 0
-            }
-            hs[i] -= Int32(shift)
-        }
-        let v = Self.coefficients(sourceHeight, height)
-        var first = [Int](repeating: Int.max, count: sourceHeight), last = [Int](repeating: -1, count: sourceHeight)
-        for y in 0..<height {
-            for s in v.start[y]...v.end[y] { first[s] = min(first[s], y); last[s] = max(last[s], y) }
-        }
-        // Output rows live at source row s: started (start ≤ s) and not finished (end ≥ s).
-        var ring = 1, lo = 0
-        for s in 0..<sourceHeight {
-            while lo < height, v.end[lo] < s { lo += 1 }
-            var live = 0, y = lo
-            while y < height, v.start[y] <= s { if v.end[y] >= s { live += 1 }; y += 1 }
-            ring = max(ring, live)
-        }
-        let sc = try PixelBuffer(width: width * ch * 4, height: ring + 1, format: .gray8, alignment: 64)
+        var p = ic_resize_params()
+        p.format = format.cValue
+        p.alpha = alphaMode.cValue
+        p.src_width = Int32(clamping: sourceWidth)
+        p.src_height = Int32(clamping: sourceHeight)
+        p.dst_width = Int32(clamping: width)
+        p.dst_height = Int32(clamping: height)
+        p.filter = filter.cValue
+        p.flags = preReduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)
+        p.max_threads = 1
+        var size = 0
+        try ImageError.check(ic_resize_stream_size(&p, &size), detail)
+        // One contiguous block: rows of `chunk` bytes (a multiple of the alignment, so no
+        // padding between rows), as few bytes past `size` as the dimension limit allows.
+        let chunk = 64 * max(1, (size + 64 * 65535 - 1) / (64 * 65535))
+        let sc = try PixelBuffer(width: chunk, height: (size + chunk - 1) / chunk, format: .gray8, alignment: 64)
+        var made: OpaquePointer? = nil
+        try ImageError.check(ic_resize_stream_init(sc.descriptor.planes.0.data, sc.byteCount, &p, &made), detail)
+        var ring: Int32 = 0
+        _ = ic_resize_stream_ring_rows(made, &ring)
         self.sourceWidth = sourceWidth; self.sourceHeight = sourceHeight
         self.width = width; self.height = height
-        channels = ch
-        hStart = hs; hTaps = h.taps; hWeights = hw; _hs = hs
-        vStart = v.start; vEnd = v.end; vTaps = v.taps; vWeights = v.weights
-        firstOut = first; lastOut = last
-        ringRows = ring
-        scratch = sc
+        self.format = format
+        self.alphaMode = alphaMode
+        self.ringRows = Int(ring)
+        self.scratch = sc
+        self.stream = made!
     }
-    let _hs: [Int32]
 
-    /// Bytes of the float ring and row (the only pixel memory besides the destination).
+    /// Bytes of the scratch block (tables, ring and row scratch): the only pixel memory
+    /// besides the destination.
     public var scratchBytes: Int { scratch.byteCount }
 
+    /// Whether every source row has been pushed (and so every output row written).
+    public var isComplete: Bool { nextRow == sourceHeight }
+
     /// Adds source row ``nextRow`` (`sourceWidth` pixels of the format at `row`) and writes
-    /// every output row it completes into `destination` (`width`×`height`, same format).
+    /// every output row it completes into `destination` (`width`×`height`, same format, any
+    /// stride; pass the same buffer to every push).
+    /// - Throws: `.invalidArgument` (nothing consumed) when all rows have been pushed already
+    ///   or the destination does not match.
     public mutating func push(row: UnsafePointer<UInt8>, into destination: inout PixelBuffer) throws(ImageError) {
-        guard nextRow < sourceHeight else { throw ImageError(.invalidArgument, "streaming resize: more than \(sourceHeight) rows") }
-        guard destination.width == width, destination.height == height, destination.plane(0).rowBytes == width * channels else {
-            throw ImageError(.invalidArgument, "streaming resize destination \(destination.width)x\(destination.height) \(destination.format)")
+        try push(rows: row, stride: 0, count: 1, into: &destination)
+    }
+
+    /// Adds `count` consecutive source rows, `stride` bytes apart, starting at ``nextRow`` (a
+    /// decoder's band) — as `count` calls of ``push(row:into:)``, checked once.
+    /// - Throws: `.invalidArgument` (nothing consumed) for `count` < 1, a stride below the
+    ///   row's bytes, more rows than remain, or a destination that does not match.
+    public mutating func push(rows: UnsafePointer<UInt8>, stride: Int, count: Int,
+                              into destination: inout PixelBuffer) throws(ImageError) {
+        guard count >= 1, stride >= 0, count <= sourceHeight - nextRow else {
+            throw ImageError(.invalidArgument, "streaming resize: \(count) rows at row \(nextRow) of \(sourceHeight)")
         }
-        let s = nextRow
-        nextRow += 1
-        let C = channels, W = width, taps = hTaps, ring = ringRows
-        let stride = scratch.plane(0).stride
-        let dstStride = destination.plane(0).stride
-        let fo = firstOut[s], lo = lastOut[s]
-        let base = UnsafeMutableRawPointer(scratch.descriptor.planes.0.data!)
-        let out0 = UnsafeMutablePointer<UInt8>(destination.descriptor.planes.0.data!)
-        let hrow = (base + ring * stride).assumingMemoryBound(to: Float.self)
-        _hs.withUnsafeBufferPointer { hs in
-            hWeights.withUnsafeBufferPointer { hw in
-                for x in 0..<W {
-                    let src = row + Int(hs[x]) * C
-                    let w = hw.baseAddress! + x * taps
-                    if C == 4 {
-                        var a = SIMD4<Float>(repeating: 0)
-                        let px = UnsafeRawPointer(src)
-                        for k in 0..<taps {
-                            let v = px.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<UInt8>.self)
-                            a += w[k] * SIMD4<Float>(v)
-                        }
-                        UnsafeMutableRawPointer(hrow + x * 4).storeBytes(of: a, as: SIMD4<Float>.self)
-                    } else {
-                        var a: Float = 0
-                        for k in 0..<taps { a += w[k] * Float(src[k]) }
-                        hrow[x] = a
-                    }
-                }
-            }
+        let s = stream, w = Int32(sourceWidth)
+        var written: Int32 = 0
+        let status = destination.withUnsafeMutableImage { dst in
+            ic_resize_stream_push_rows(s, rows, stride, Int32(count), w, dst, &written)
         }
-        guard fo != Int.max else { return }
-        let n = W * C
-        for y in fo...lo {
-            let acc = (base + (y % ring) * stride).assumingMemoryBound(to: Float.self)
-            let wv = vWeights[y * vTaps + (s - vStart[y])]
-            if s == vStart[y] {
-                for i in 0..<n { acc[i] = wv * hrow[i] }
-            } else {
-                for i in 0..<n { acc[i] += wv * hrow[i] }
-            }
-            if s == vEnd[y] {
-                let out = out0 + y * dstStride
-                for i in 0..<n {
-                    let v = acc[i] + 0.5
-                    out[i] = v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(v))
-                }
-            }
-        }
+        try ImageError.check(status, "streaming resize \(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format): "
+                             + "\(count) rows at row \(nextRow), destination \(destination.width)x\(destination.height) \(destination.format)")
+        nextRow += count
+        rowsWritten = Int(written)
+    }
+
+    /// Starts over for the next image of the same geometry, keeping the tables.
+    public mutating func reset() {
+        _ = ic_resize_stream_reset(stream)
+        nextRow = 0
+        rowsWritten = 0
     }
 }

@@ -19,7 +19,8 @@ public struct StreamedThumbnail: ~Copyable {
 /// Streamed JPEG thumbnails: decode at the smallest DCT scale the size allows, in bands of
 /// rows fed into a ``StreamingResizer`` as they arrive, then the EXIF orientation applied on
 /// the small result. The decoded image never exists whole: pixel memory is the thumbnail,
-/// the resizer's float ring (a few rows of the thumbnail's width) and, for the orientations
+/// the resizer's scratch (its coefficient tables and a ring of int16 rows of the thumbnail's
+/// width, one per vertical filter tap) and, for the orientations
 /// that swap width and height, one more thumbnail-sized buffer for the turn. The decoder's
 /// band (``JPEG/DecodeOptions/bandRows`` rows of the decoded width) is its own scratch.
 public enum Thumbnailer {
@@ -52,9 +53,7 @@ public enum Thumbnailer {
             let stride = band.plane(0).stride
             try band.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
                 try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
-                    for r in 0..<band.rowCount {
-                        try resizer.push(row: p.baseAddress! + r * stride, into: &image)
-                    }
+                    try resizer.push(rows: p.baseAddress!, stride: stride, count: band.rowCount, into: &image)
                 }
             }
         }

@@ -65,6 +65,9 @@
  * grow with the factor, and past factors of about 100 the 1-LSB bound is no longer assured
  * for noisy images (measured: 0.75 LSB at windows of ~1700 taps).
  *
+ * Streaming. ::ic_resize_stream_init and ::ic_resize_stream_push resize a source that arrives
+ * row by row (GRAY8, RGB8, RGBA8), with the same numbers, into the caller's destination.
+ *
  * Memory. Nothing is allocated per call except by the one-shot ::ic_resize, which makes and
  * frees a temporary plan. The plan holds the coefficient tables and, per worker thread, a
  * ring of intermediate rows (as many as the vertical filter has taps, each the output width
@@ -153,6 +156,95 @@ ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_i
  * temporary plan for the current thread count, runs it and frees it.
  */
 ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter);
+
+/* ---- streaming: push source rows, get output rows ------------------------------ */
+
+/**
+ * A row-push resize, for sources that arrive as a stream of rows (a scanline decode): the
+ * caller pushes the source rows top to bottom, and each output row is written into the
+ * caller's destination as soon as the last source row it needs has arrived. Opaque; lives in
+ * caller memory (::ic_resize_stream_size, ::ic_resize_stream_init), allocates nothing.
+ *
+ * Numbers: exactly those of ::ic_resize_plan_execute for the same ::ic_resize_params (same
+ * coefficient tables, row kernels, alpha handling and box pre-reduction; AVX2 where the CPU
+ * has it), so the destination receives the same bytes as a one-shot ::ic_resize of the
+ * whole image. Every row step runs on the calling thread (`params->max_threads` is ignored).
+ *
+ * Memory: the coefficient tables, a ring of intermediate rows (as many as the vertical
+ * filter has taps, each `dst_width * channels` int16) and, when the source is premultiplied
+ * or pre-reduced, one source-width int16 row (plus one uint32 row while averaging blocks of
+ * rows). The source is never held: each pushed row is read during the push only.
+ *
+ * Lifecycle: rows 0 ... src_height - 1 are pushed in order; once the last is pushed every
+ * output row has been written and the stream is complete. ::ic_resize_stream_reset starts
+ * it over for the next image of the same geometry (the tables are kept).
+ */
+typedef struct ic_resize_stream ic_resize_stream;
+
+/**
+ * The size in bytes of a stream for `params`.
+ * @param params format GRAY8, RGB8 or RGBA8 (any alpha mode; the planar YUV formats are not
+ *        streamed: IC_ERR_UNSUPPORTED); sizes, filter and flags as for ::ic_resize_plan_size.
+ * @return IC_ERR_INVALID_ARGUMENT for bad parameters or a NULL pointer, IC_ERR_UNSUPPORTED
+ *         for I420 / NV12 or an unknown format, IC_ERR_TOO_LARGE for sizes above
+ *         ::IC_MAX_DIMENSION or a stream above 1 GiB.
+ */
+ic_status ic_resize_stream_size(const ic_resize_params *params, size_t *size);
+
+/**
+ * Builds a stream in caller memory: `memory` 64-byte aligned, `size` >= ::ic_resize_stream_size
+ * bytes, valid and unmoved while the stream is used; no destroy call (the caller frees the
+ * memory). The stream starts with no row pushed.
+ * @return as ::ic_resize_stream_size; IC_ERR_INVALID_ARGUMENT for NULL or misaligned memory,
+ *         IC_ERR_BUFFER_TOO_SMALL for `size` below the requirement.
+ */
+ic_status ic_resize_stream_init(void *memory, size_t size, const ic_resize_params *params,
+                                ic_resize_stream **stream);
+
+/**
+ * Pushes the next source row and writes every output row it completes into `dst`.
+ * @param row    `width` pixels of the stream's format (and, for RGBA8, its alpha mode).
+ * @param width  the row's width in pixels: must equal `src_width`.
+ * @param dst    the destination: the stream's format, `dst_width` x `dst_height`, any valid
+ *               stride. Pass the same image to every push of one stream: each push writes
+ *               only the rows it completes. Rows not yet completed are not touched.
+ * @param rows_written  if not NULL, receives the number of output rows complete so far (all
+ *               of rows 0 ... n - 1 have been written).
+ * @return IC_ERR_INVALID_ARGUMENT, with nothing read, written or consumed, for: a NULL
+ *         stream or row, `width` != `src_width`, a destination of another format or size or
+ *         an invalid descriptor, a row overlapping the destination, or a push when all
+ *         `src_height` rows have been pushed already (the stream is complete).
+ */
+ic_status ic_resize_stream_push(ic_resize_stream *stream, const void *row, int32_t width,
+                                ic_image *dst, int32_t *rows_written);
+
+/**
+ * Pushes `count` (>= 1) consecutive source rows, `stride` bytes apart (a decoder's band), as
+ * `count` calls of ::ic_resize_stream_push would, but validated once (and the next row is
+ * prefetched while one is filtered).
+ * @return as ::ic_resize_stream_push; IC_ERR_INVALID_ARGUMENT too for `count` < 1, a stride
+ *         below the row's bytes, or more rows than remain to be pushed (nothing is consumed).
+ */
+ic_status ic_resize_stream_push_rows(ic_resize_stream *stream, const void *rows, size_t stride,
+                                     int32_t count, int32_t width, ic_image *dst,
+                                     int32_t *rows_written);
+
+/** Source rows pushed so far and output rows written so far (either pointer may be NULL).
+ *  The stream is complete when `rows_pushed` equals `src_height` (then `rows_written`
+ *  equals `dst_height`). */
+ic_status ic_resize_stream_progress(const ic_resize_stream *stream, int32_t *rows_pushed,
+                                    int32_t *rows_written);
+
+/** Starts the stream over (no row pushed), keeping its tables: for the next image of the
+ *  same geometry, or to abandon an image half way. */
+ic_status ic_resize_stream_reset(ic_resize_stream *stream);
+
+/** The number of intermediate rows in the stream's ring (the largest vertical window, in
+ *  rows of the pre-reduced source); each holds `dst_width * channels` int16 values. */
+ic_status ic_resize_stream_ring_rows(const ic_resize_stream *stream, int32_t *rows);
+
+/** The parameters a stream was made with (max_threads as given). */
+ic_status ic_resize_stream_params(const ic_resize_stream *stream, ic_resize_params *params);
 
 /** The support radius of a filter at scale 1 (0.5, 1, 2, 2 or 3); 0 for an unknown filter. */
 double ic_resize_filter_support(ic_resize_filter filter);
