@@ -55,14 +55,9 @@ public final class ResizePlan: @unchecked Sendable {
     public let byteCount: Int
     private let plan: OpaquePointer
 
-    /// Makes a plan for resizing `sourceWidth`×`sourceHeight` images of `format` to
-    /// `width`×`height`.
-    /// - Parameters:
-    ///   - maxThreads: scratch for this many threads; 0 = the current ``ImageCoreRuntime/threads``.
-    /// - Throws: `.invalidArgument` / `.tooLarge` for bad sizes, `.outOfMemory`.
-    public init(format: PixelFormat, alphaMode: AlphaMode = .straight, sourceWidth: Int, sourceHeight: Int,
-                width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true,
-                maxThreads: Int = 0) throws(ImageError) {
+    /// The C parameters of a resize (shared with ``StreamingResizer``).
+    static func cParams(format: PixelFormat, alphaMode: AlphaMode, sourceWidth: Int, sourceHeight: Int, width: Int,
+                        height: Int, filter: ResizeFilter, preReduce: Bool, maxThreads: Int) -> ic_resize_params {
         var p = ic_resize_params()
         p.format = format.cValue
         p.alpha = alphaMode.cValue
@@ -73,6 +68,19 @@ public final class ResizePlan: @unchecked Sendable {
         p.filter = filter.cValue
         p.flags = preReduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)
         p.max_threads = Int32(clamping: maxThreads)
+        return p
+    }
+
+    /// Makes a plan for resizing `sourceWidth`×`sourceHeight` images of `format` to
+    /// `width`×`height`.
+    /// - Parameters:
+    ///   - maxThreads: scratch for this many threads; 0 = the current ``ImageCoreRuntime/threads``.
+    /// - Throws: `.invalidArgument` / `.tooLarge` for bad sizes, `.outOfMemory`.
+    public init(format: PixelFormat, alphaMode: AlphaMode = .straight, sourceWidth: Int, sourceHeight: Int,
+                width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true,
+                maxThreads: Int = 0) throws(ImageError) {
+        var p = Self.cParams(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                             width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: maxThreads)
         var size = 0
         let detail = "\(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format) \(filter)"
         try ImageError.check(ic_resize_plan_size(&p, &size), detail)

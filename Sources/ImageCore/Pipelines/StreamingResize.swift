@@ -54,16 +54,8 @@ public struct StreamingResizer: ~Copyable {
         guard sourceWidth >= 1, sourceHeight >= 1, width >= 1, height >= 1 else {
             throw ImageError(.invalidArgument, detail)
         }
-        var p = ic_resize_params()
-        p.format = format.cValue
-        p.alpha = alphaMode.cValue
-        p.src_width = Int32(clamping: sourceWidth)
-        p.src_height = Int32(clamping: sourceHeight)
-        p.dst_width = Int32(clamping: width)
-        p.dst_height = Int32(clamping: height)
-        p.filter = filter.cValue
-        p.flags = preReduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)
-        p.max_threads = 1
+        var p = ResizePlan.cParams(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                   width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: 1)
         var size = 0
         try ImageError.check(ic_resize_stream_size(&p, &size), detail)
         // One contiguous block: rows of `chunk` bytes (a multiple of the alignment, so no
