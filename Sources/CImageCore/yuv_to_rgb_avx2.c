@@ -13,6 +13,7 @@
  * Pixel order: luma and chroma are loaded with one dword permute each (groups of 4 pixels
  * -> lane g & 1, slot g >> 1), so the in-lane unpacks that interleave R, G, B, A end with
  * pixels 0-7, 8-15, 16-23, 24-31 in whole registers: no cross-lane shuffle before the stores.
+ * Large RGBA destinations are written with non-temporal stores (see yuv_to_rgb.c).
  * Same integer expressions as the scalar kernels (yuv_internal.h). */
 #include "yuv_internal.h"
 
@@ -188,5 +189,7 @@ IC_YUV2RGB_AVX2(ic_i420_to_rgba_row2_avx2, 4, 0, 0)
 IC_YUV2RGB_AVX2(ic_nv12_to_rgba_row2_avx2, 4, 1, 0)
 IC_YUV2RGB_AVX2(ic_i420_to_rgb_row2_avx2, 3, 0, 0)
 IC_YUV2RGB_AVX2(ic_nv12_to_rgb_row2_avx2, 3, 1, 0)
+IC_YUV2RGB_AVX2(ic_i420_to_rgba_row2_avx2_nt, 4, 0, 1)
+IC_YUV2RGB_AVX2(ic_nv12_to_rgba_row2_avx2_nt, 4, 1, 1)
 
 #endif /* IC_X86 */
