@@ -105,6 +105,15 @@ void ic_i420_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_
 void ic_nv12_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                               const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                               const ic_yuv2rgb_coeffs *c);
+/* The same with non-temporal stores for the rows that are 32-byte aligned (fenced before
+ * returning): for destinations too large to stay in cache, where they save the read of
+ * every output line that ordinary stores cost. */
+void ic_i420_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+                                  const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
+                                  const ic_yuv2rgb_coeffs *c);
+void ic_nv12_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+                                  const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
+                                  const ic_yuv2rgb_coeffs *c);
 #endif
 
 /* ---- UV plane layout and luma rows (yuv_layout.c) ---------------------------- */

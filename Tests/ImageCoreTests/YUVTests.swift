@@ -199,6 +199,29 @@ struct YUVTests {
         }
     }
 
+    /// RGBA destinations of 16 MiB and more are written with non-temporal stores (rows that
+    /// are 32-byte aligned; the others with ordinary stores). Aligned rows throughout, rows
+    /// of mixed alignment and a padded stride; full range (no Y scale) and video range.
+    @Test("large RGBA destinations (streaming stores): scalar = AVX2, guard pages",
+          arguments: [(2048, 2049, 0), (2051, 2047, 0), (2050, 2050, 4)])
+    func streamedRGBA(size: (w: Int, h: Int, pad: Int)) {
+        #expect(size.w * 4 * size.h >= 16 << 20) // the driver's threshold
+        for (k, sf) in [IC_FORMAT_I420, IC_FORMAT_NV12].enumerated() {
+            let m = k == 0 ? IC_YUV_BT601 : IC_YUV_BT709, r = k == 0 ? IC_YUV_RANGE_FULL : IC_YUV_RANGE_VIDEO
+            let src = GuardedImage(sf, size.w, size.h, padding: size.pad)
+            src.randomize(seed: UInt64(size.w + k))
+            let (vector, scalar) = scalarAndVector { () -> GuardedImage in
+                let d = GuardedImage(IC_FORMAT_RGBA8, size.w, size.h, padding: size.pad * 4)
+                var s = src.descriptor, dd = d.descriptor
+                #expect(ic_yuv_to_rgb(&s, &dd, m, r) == IC_OK)
+                return d
+            }
+            let same = vector.packed(0) == scalar.packed(0) // a Bool: a failing array compare would print 16 MiB
+            #expect(same, "\(sf.name) \(size)")
+            #expect(vector.paddingUntouched())
+        }
+    }
+
     /// Every RGB value once: a 4096×4096 RGBA image whose pixel i is (i & 255, i >> 8 & 255,
     /// i >> 16). Checks every Y, and the chroma of the 4M blocks that image forms.
     @Test("RGB → Y exhaustively (all 2^24 colours), both paths, every matrix and range")
