@@ -2,7 +2,7 @@
 the same inputs, in the same run, one thread each. Writes results.json, results.svg and
 results.md in bench/peers/out/, and with --update-readme replaces the README's table.
 
-    python run.py [--reps N] [--update-readme] [IMAGE.jpg ...]
+    python run.py [--reps N] [--rounds N] [--update-readme] [IMAGE.jpg ...]
 """
 import argparse
 import datetime
@@ -67,8 +67,9 @@ def peak_rss(cmd):
 
 
 class Run:
-    def __init__(self, reps):
+    def __init__(self, reps, measure_rss=True):
         self.reps = reps
+        self.measure_rss = measure_rss  # peak RSS is not timing: measured in the first round only
         self.rows = []
 
     def add(self, key, peer, ms=None, quality=None, rss=None, note=""):
@@ -80,7 +81,7 @@ class Run:
             run, output = make()
             ms = timed(run, self.reps)
             q = quality_fn(output()) if quality_fn else None
-            rss = peak_rss(rss_cmd) if rss_cmd else None
+            rss = peak_rss(rss_cmd) if rss_cmd and self.measure_rss else None
             self.add(key, peer, ms, q, rss)
         except Exception as e:  # a peer that fails is reported, not hidden
             self.add(key, peer, note=f"failed: {type(e).__name__}: {e}")
@@ -117,8 +118,8 @@ def imagecore_bench(bindir, jpg, reps):
     return {r["workload"]: r for r in rows}, listed
 
 
-def run_image(jpg, bindir, reps):
-    r = Run(reps)
+def run_image(jpg, bindir, reps, measure_rss=True):
+    r = Run(reps, measure_rss)
     rgba = np.asarray(Image.open(jpg).convert("RGBA"))
     h, w = rgba.shape[:2]
     gray = np.asarray(Image.open(jpg).convert("L"))
@@ -291,6 +292,21 @@ def imagecore_rss(bindir, jpg):
     return out
 
 
+def combine_rounds(rounds):
+    """Peer rows and ImageCore rows of several rounds as one: each time the median of the
+    rounds' medians (the first round's quality, RSS and notes)."""
+    first_rows, first_ic = rounds[0]
+    rows = []
+    for i, row in enumerate(first_rows):
+        times = [rr[i]["ms"] for rr, _ in rounds if rr[i]["ms"] is not None]
+        rows.append(dict(row, ms=statistics.median(times) if times else None))
+    ic = {}
+    for name, r in first_ic.items():
+        times = [icr[name]["medianMs"] for _, icr in rounds if name in icr]
+        ic[name] = dict(r, medianMs=statistics.median(times))
+    return rows, ic
+
+
 def attach_imagecore(rows, ic, listed, ic_quality, ic_rss=None):
     keys = sorted({row["workload"] for row in rows})
     out = []
@@ -324,7 +340,8 @@ def icrss(v):
 
 
 def markdown(results, meta):
-    lines = [f"Measured {meta['date']} on {meta['machine']}, one thread each, median of {meta['reps']} runs; "
+    lines = [f"Measured {meta['date']} on {meta['machine']}, one thread each; each figure the median of "
+             f"{meta['rounds']} rounds (peers and ImageCore alternating which runs first) of the median of {meta['reps']} runs; "
              f"input {meta['input']} ({meta['size']}). Reproduce: `{meta['command']}`.", "",
              "| workload | peer | peer ms | ImageCore ms | ImageCore / peer | quality (peer) | quality (ImageCore) | peer peak RSS MiB (above its baseline) | ImageCore CLI peak RSS MiB |",
              "|---|---|---:|---:|---:|---|---|---:|---:|"]
@@ -374,6 +391,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("images", nargs="*")
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=3, help="peers and ImageCore measured this many times, alternating")
     ap.add_argument("--update-readme", action="store_true")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
@@ -381,12 +399,23 @@ def main():
     all_results = []
     for jpg in prepare_inputs(bindir, a.images):
         print(f"== {jpg}", flush=True)
-        rows, (w, h), ic_quality = run_image(jpg, bindir, a.reps)
-        ic, listed = imagecore_bench(bindir, jpg, a.reps)
+        # Rounds, alternating which side runs first: on a shared machine memory bandwidth and
+        # clocks drift over a minute, and one side measured entirely before the other took
+        # the drift into the ratio (memory-bound rows moved by 20 % between runs).
+        rounds = []
+        for k in range(a.rounds):
+            if k % 2 == 0:
+                rows, (w, h), ic_quality = run_image(jpg, bindir, a.reps, measure_rss=(k == 0))
+                ic, listed = imagecore_bench(bindir, jpg, a.reps)
+            else:
+                ic, listed = imagecore_bench(bindir, jpg, a.reps)
+                rows, (w, h), _ = run_image(jpg, bindir, a.reps, measure_rss=False)
+            rounds.append((rows, ic))
+        rows, ic = combine_rounds(rounds)
         results = attach_imagecore(rows, ic, listed, ic_quality, imagecore_rss(bindir, jpg))
         meta = {"date": datetime.date.today().isoformat(),
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.platform()}",
-                "reps": a.reps, "input": os.path.relpath(jpg, ROOT) if jpg.startswith(ROOT) else jpg,
+                "reps": a.reps, "rounds": a.rounds, "input": os.path.relpath(jpg, ROOT) if jpg.startswith(ROOT) else jpg,
                 "size": f"{w}×{h}", "command": "make peers"}
         all_results.append({"meta": meta, "results": results})
         md = markdown(results, meta)
