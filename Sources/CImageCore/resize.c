@@ -106,17 +106,24 @@ static int32_t geom_count(ic_format f) {
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* Lays the plan out over `c` (measuring when c->base is NULL) and, with memory, builds it. */
-static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_plan **out) {
+/* Checks `params` and resolves max_threads 0 to the thread count `threads` (the caller's
+ * one read of the setting: a size measured with one count and a layout written with another
+ * overflowed the plan, issue #12). */
+static ic_status resolve_params(const ic_resize_params *params, int32_t threads, ic_resize_params *p) {
     ic_status st = check_params(params);
     if (st != IC_OK) return st;
-    ic_resize_params p = *params;
-    if (p.max_threads == 0) {
-        int32_t t = ic_get_num_threads();
-        p.max_threads = t < 1 ? 1 : t > IC_RS_MAX_THREADS ? IC_RS_MAX_THREADS : t;
-    }
-    if (p.format != IC_FORMAT_RGBA8) p.alpha = IC_ALPHA_STRAIGHT; /* ignored */
+    *p = *params;
+    if (p->max_threads == 0)
+        p->max_threads = threads < 1 ? 1 : threads > IC_RS_MAX_THREADS ? IC_RS_MAX_THREADS : threads;
+    if (p->format != IC_FORMAT_RGBA8) p->alpha = IC_ALPHA_STRAIGHT; /* ignored */
+    return IC_OK;
+}
 
+/* Lays the plan for resolved parameters out over `c` (measuring when c->base is NULL) and,
+ * with memory, builds it. */
+static ic_status layout(const ic_resize_params *resolved, cursor *c, ic_resize_plan **out) {
+    ic_status st;
+    const ic_resize_params p = *resolved;
     const int32_t gc = geom_count(p.format);
     geom_plan gp[2];
     uint64_t ring = 0, rows = 0, s16 = 0, acc = 0, tmp = 0;
@@ -214,36 +221,48 @@ static ic_status layout(const ic_resize_params *params, cursor *c, ic_resize_pla
     return IC_OK;
 }
 
+static ic_status measure(const ic_resize_params *resolved, size_t *size) {
+    cursor c = {NULL, 0};
+    ic_status st = layout(resolved, &c, NULL);
+    if (st == IC_OK) *size = (size_t)c.off;
+    return st;
+}
+
 ic_status ic_resize_plan_size(const ic_resize_params *params, size_t *size) {
     if (!size) return IC_ERR_INVALID_ARGUMENT;
-    cursor c = {NULL, 0};
-    ic_status st = layout(params, &c, NULL);
+    ic_resize_params p;
+    ic_status st = resolve_params(params, ic_get_num_threads(), &p);
+    return st != IC_OK ? st : measure(&p, size);
+}
+
+/* The plan in `memory` (at least `size` bytes), measured and laid out from one resolution of
+ * the parameters. */
+static ic_status plan_in(void *memory, size_t size, const ic_resize_params *resolved, ic_resize_plan **plan) {
+    size_t need;
+    ic_status st = measure(resolved, &need);
     if (st != IC_OK) return st;
-    *size = (size_t)c.off;
-    return IC_OK;
+    if (size < need) return IC_ERR_BUFFER_TOO_SMALL;
+    cursor c = {(uint8_t *)memory, 0};
+    return layout(resolved, &c, plan);
 }
 
 ic_status ic_resize_plan_init(void *memory, size_t size, const ic_resize_params *params,
                               ic_resize_plan **plan) {
     if (!memory || !plan || ((uintptr_t)memory & (PLAN_ALIGN - 1))) return IC_ERR_INVALID_ARGUMENT;
-    size_t need;
-    ic_status st = ic_resize_plan_size(params, &need);
-    if (st != IC_OK) return st;
-    if (size < need) return IC_ERR_BUFFER_TOO_SMALL;
-    cursor c = {(uint8_t *)memory, 0};
-    return layout(params, &c, plan);
+    ic_resize_params p;
+    ic_status st = resolve_params(params, ic_get_num_threads(), &p);
+    return st != IC_OK ? st : plan_in(memory, size, &p, plan);
 }
 
 ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan **plan) {
     if (!plan) return IC_ERR_INVALID_ARGUMENT;
+    ic_resize_params p;
+    ic_status st = resolve_params(params, ic_get_num_threads(), &p);
     size_t need;
-    ic_status st = ic_resize_plan_size(params, &need);
-    if (st != IC_OK) return st;
+    if (st != IC_OK || (st = measure(&p, &need)) != IC_OK) return st;
     void *memory = NULL;
     if (posix_memalign(&memory, PLAN_ALIGN, need) != 0 || !memory) return IC_ERR_OUT_OF_MEMORY;
-    cursor c = {(uint8_t *)memory, 0};
-    st = layout(params, &c, plan);
-    if (st != IC_OK) { free(memory); return st; }
+    if ((st = plan_in(memory, need, &p, plan)) != IC_OK) { free(memory); return st; }
     (*plan)->owned = 1;
     return IC_OK;
 }
