@@ -52,6 +52,7 @@ static ic_status check_options(const ic_jpeg_decode_options *o, ic_format format
     if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT))
         return IC_ERR_INVALID_ARGUMENT;
     if (o->max_scans < 1 || o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION) return IC_ERR_INVALID_ARGUMENT;
+    if (o->min_valid_permille > 1000) return IC_ERR_INVALID_ARGUMENT;
     if (o->crop_x < 0 || o->crop_y < 0 || o->crop_width < 0 || o->crop_height < 0)
         return IC_ERR_INVALID_ARGUMENT;
     const int crop = o->crop_width > 0 || o->crop_height > 0;
@@ -69,6 +70,7 @@ static void apply_defaults(const ic_jpeg_decode_options *in, ic_jpeg_decode_opti
     if (o->max_pixels == 0) o->max_pixels = IC_JPEG_DEFAULT_MAX_PIXELS;
     if (o->max_scans == 0) o->max_scans = IC_JPEG_DEFAULT_MAX_SCANS;
     if (o->band_rows == 0) o->band_rows = DEFAULT_BAND_ROWS;
+    if (o->min_valid_permille == 0) o->min_valid_permille = IC_JPEG_DEFAULT_MIN_VALID_PERMILLE;
 }
 
 static J_COLOR_SPACE packed_colorspace(ic_format f) {
@@ -121,9 +123,6 @@ static void plan_decode(j_decompress_ptr cinfo, decode_job *job) {
     cinfo->scale_denom = 8;
     cinfo->dct_method = (job->opt.flags & IC_JPEG_FAST_DCT) ? JDCT_IFAST : JDCT_ISLOW;
     cinfo->do_fancy_upsampling = (job->opt.flags & IC_JPEG_FAST_UPSAMPLE) ? FALSE : TRUE;
-    if (job->opt.max_memory)
-        cinfo->mem->max_memory_to_use =
-            job->opt.max_memory > (uint64_t)LONG_MAX ? LONG_MAX : (long)job->opt.max_memory;
     jpeg_calc_output_dimensions(cinfo);
     p->out_width = (int32_t)cinfo->output_width;
     p->out_height = (int32_t)cinfo->output_height;
@@ -148,6 +147,24 @@ static void plan_decode(j_decompress_ptr cinfo, decode_job *job) {
         p->height = p->out_height;
         p->cropped = 0;
     }
+
+    /* The data-sanity rule's geometry: iMCU rows map to scaled output rows (the YUV path keeps
+     * the luma IDCT size, so the same holds there). */
+    ic_jpeg_error *err = (ic_jpeg_error *)cinfo->err;
+#if JPEG_LIB_VERSION >= 70
+    err->imcu_rows = cinfo->max_v_samp_factor * cinfo->min_DCT_v_scaled_size;
+#else
+    err->imcu_rows = cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size;
+#endif
+    err->context_rows = 0;
+    if (!is_yuv(job->format) && cinfo->do_fancy_upsampling)
+        for (int c = 0; c < cinfo->num_components; c++)
+            if (cinfo->comp_info[c].v_samp_factor < cinfo->max_v_samp_factor) err->context_rows = 1;
+    err->out_rows = p->out_height;
+    err->first_row = p->y;
+    err->rows = p->height;
+    err->min_valid = job->opt.min_valid_permille < 0 ? 0
+        : (int32_t)(((int64_t)job->opt.min_valid_permille * p->height + 999) / 1000);
 }
 
 /* ---- sinks ---------------------------------------------------------------------------- */
@@ -207,7 +224,7 @@ static ic_status decode_packed(j_decompress_ptr cinfo, decode_job *job) {
     const int cmyk = cinfo->out_color_space == JCS_CMYK;
     const int inverted = cinfo->saw_Adobe_marker ? 1 : 0;
     const int channels = channels_of(p->format);
-    jpeg_start_decompress(cinfo);
+    ic__jpeg_start(cinfo);
 
     /* Horizontal crop: ask for one more pixel each side (upsampling context), let libjpeg
      * widen to iMCU columns, and copy the requested columns out of the decoded rows. */
@@ -312,11 +329,14 @@ static void fill_result(ic_jpeg_decode_result *result, const decode_job *job, co
     result->warnings = dec->err.warnings;
     memcpy(result->message, dec->err.message, sizeof result->message);
     result->message[sizeof result->message - 1] = '\0';
+    result->valid_rows = !dec->err.decoding ? 0 : dec->err.problem ? dec->err.valid_rows : result->height;
+    result->peak_memory = dec->budget.peak;
 }
 
 static ic_status run(decode_job *job, ic_jpeg_decode_result *result) {
     ic_jpeg_decoder dec;
     memset(&dec.err, 0, sizeof dec.err);
+    memset(&dec.budget, 0, sizeof dec.budget);
     ic_status st;
     if (job->size == 0 || job->size < 4 || job->data[0] != 0xFF || job->data[1] != 0xD8) {
         st = IC_ERR_CORRUPT_DATA; /* empty or not a JPEG: no decompressor needed */
@@ -324,7 +344,7 @@ static ic_status run(decode_job *job, ic_jpeg_decode_result *result) {
                  job->size == 0 ? "empty input" : "not a JPEG (no SOI marker)");
     } else {
         st = ic__jpeg_guard(&dec, job->data, job->size, (job->opt.flags & IC_JPEG_STRICT) != 0,
-                            job->opt.max_scans, decode_body, job);
+                            job->opt.max_scans, job->opt.max_memory, decode_body, job);
     }
     if (st != IC_OK && job->plan.width == 0) job->plan.height = 0;
     fill_result(result, job, &dec, st);

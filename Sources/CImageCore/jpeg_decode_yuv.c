@@ -124,7 +124,7 @@ ic_status ic__jpeg_decode_yuv(j_decompress_ptr cinfo, const ic_jpeg_plan *p) {
      * the chroma override below use matching dequantisation tables (with JDCT_IFAST the
      * overridden chroma would get IFAST-scaled tables). */
     if (p->scale_num < 8) cinfo->dct_method = JDCT_ISLOW;
-    jpeg_start_decompress(cinfo);
+    ic__jpeg_start(cinfo);
 
     j.nc = cinfo->num_components;
     j.W = (int32_t)cinfo->output_width;

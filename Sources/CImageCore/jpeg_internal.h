@@ -24,7 +24,31 @@ typedef struct ic_jpeg_error {
     int32_t warnings;
     int32_t max_scans;    /* decoder: refuse more input scans than this (progress monitor) */
     char message[IC_JPEG_MESSAGE_LENGTH];
+    /* Data-sanity rule (jpeg_decode.c fills the geometry after planning). Once decoding has
+     * started, the first warning about the entropy data (see jpeg_source.c) fixes valid_rows;
+     * fewer than min_valid rows is IC_ERR_CORRUPT_DATA at once. */
+    int decoding;         /* jpeg_start_decompress called: warnings now concern the data */
+    int32_t imcu_rows;    /* scaled output rows per iMCU row */
+    int32_t context_rows; /* output rows above an iMCU row that its data also shapes (1 with fancy
+                             vertical chroma upsampling, which reads the next chroma row) */
+    int32_t out_rows;     /* scaled output height */
+    int32_t first_row;    /* the output rectangle: first scaled row and row count */
+    int32_t rows;
+    int32_t min_valid;    /* rows that must have data; 0 = no rule */
+    int32_t valid_rows;   /* rows of the rectangle before the first data problem */
+    int problem;          /* 1 once a data problem was seen */
 } ic_jpeg_error;
+
+/* The decode's memory budget: every allocation libjpeg and the codec make goes through the
+ * memory manager's methods, which jpeg_source.c wraps to count bytes and refuse
+ * (IC_ERR_TOO_LARGE) before an allocation that would take the total above `limit`. */
+typedef struct ic_jpeg_budget {
+    uint64_t limit;       /* 0 = none */
+    uint64_t pool[2];     /* bytes in JPOOL_PERMANENT, JPOOL_IMAGE */
+    uint64_t virt;        /* requested virtual arrays, realized later in JPOOL_IMAGE */
+    uint64_t peak;
+    struct jpeg_memory_mgr real; /* libjpeg's own methods */
+} ic_jpeg_budget;
 
 /* Installs the error manager into `common` (cinfo->err) and resets the counters. */
 IC_INTERNAL void ic__jpeg_error_init(ic_jpeg_error *err, int strict);
@@ -51,6 +75,7 @@ typedef struct ic_jpeg_decoder {
     ic_jpeg_error err;
     ic_jpeg_source src;
     struct jpeg_progress_mgr progress;
+    ic_jpeg_budget budget;
     int created;
 } ic_jpeg_decoder;
 
@@ -62,8 +87,11 @@ typedef ic_status (*ic_jpeg_body_fn)(ic_jpeg_decoder *dec, void *context);
  * needs after an error lives in `dec` or `context`, never in the guard's locals, so no
  * local is read after longjmp (no volatile needed). */
 IC_INTERNAL ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
-                                     int strict, int32_t max_scans, ic_jpeg_body_fn body,
-                                     void *context);
+                                     int strict, int32_t max_scans, uint64_t max_memory,
+                                     ic_jpeg_body_fn body, void *context);
+
+/* jpeg_start_decompress, marking the start of entropy decoding for the data-sanity rule. */
+IC_INTERNAL void ic__jpeg_start(j_decompress_ptr cinfo);
 
 /* Scratch from libjpeg's image pool (freed by jpeg_destroy on every path). */
 IC_INTERNAL void *ic__jpeg_scratch(j_common_ptr cinfo, size_t bytes);

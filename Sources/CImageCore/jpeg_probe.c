@@ -97,7 +97,7 @@ ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out) {
     ic_jpeg_info info;
     memset(&info, 0, sizeof info);
     ic_jpeg_decoder dec;
-    ic_status st = ic__jpeg_guard(&dec, data, size, 0, IC_JPEG_DEFAULT_MAX_SCANS, probe_body, &info);
+    ic_status st = ic__jpeg_guard(&dec, data, size, 0, IC_JPEG_DEFAULT_MAX_SCANS, 0, probe_body, &info);
     if (st != IC_OK) return st;
     ic_jpeg_markers m;
     ic__jpeg_scan_markers(data, size, &m);

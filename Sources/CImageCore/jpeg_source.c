@@ -39,6 +39,37 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(err->jump, 1);
 }
 
+/* The data-sanity rule (imagecore/jpeg.h, ic_jpeg_decode_options::min_valid_permille): the
+ * first warning about the entropy data fixes how many output rows came from real data. */
+static void note_data_problem(j_common_ptr cinfo, int code) {
+    ic_jpeg_error *err = (ic_jpeg_error *)cinfo->err;
+    if (!err->decoding || err->problem || !cinfo->is_decompressor) return;
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    /* Huffman decoders warn JWRN_HIT_MARKER when bits they need are missing; running out of
+     * bytes alone (JWRN_JPEG_EOF) also happens with every bit read, e.g. a file without its EOI
+     * marker or one cut between two progressive scans. Arithmetic decoders stuff zeros with no
+     * warning of their own, so there the end of the bytes is the problem. */
+    if (code == JWRN_JPEG_EOF && !d->arith_code) return;
+    err->problem = 1;
+    /* iMCU rows completed before the problem: the one being decoded counts as lost. A problem
+     * in a later scan of a multi-scan file leaves every row with the first scan's data. */
+    const int64_t imcu = d->input_scan_number <= 1 ? (int64_t)d->input_iMCU_row : (int64_t)d->total_iMCU_rows;
+    int64_t v = imcu * err->imcu_rows;
+    if (v >= err->out_rows) v = err->out_rows;
+    else v -= err->context_rows;
+    v -= err->first_row;
+    err->valid_rows = (int32_t)(v < 0 ? 0 : v > err->rows ? err->rows : v);
+    if (err->min_valid > 0 && err->valid_rows < err->min_valid) {
+        char why[JMSG_LENGTH_MAX];
+        (*err->pub.format_message)(cinfo, why);
+        snprintf(err->message, sizeof err->message,
+                 "only %d of %d rows have image data, %d required (%.100s)", (int)err->valid_rows,
+                 (int)err->rows, (int)err->min_valid, why);
+        err->status = IC_ERR_CORRUPT_DATA;
+        longjmp(err->jump, 1);
+    }
+}
+
 static void on_emit_message(j_common_ptr cinfo, int level) {
     ic_jpeg_error *err = (ic_jpeg_error *)cinfo->err;
     if (level >= 0) return; /* trace messages */
@@ -49,6 +80,7 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
         err->status = IC_ERR_CORRUPT_DATA;
         longjmp(err->jump, 1);
     }
+    note_data_problem(cinfo, err->pub.msg_code);
 }
 
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; /* never print */ }
@@ -63,6 +95,15 @@ void ic__jpeg_error_init(ic_jpeg_error *err, int strict) {
     err->warnings = 0;
     err->max_scans = 0;
     err->message[0] = '\0';
+    err->decoding = 0;
+    err->imcu_rows = err->context_rows = err->out_rows = err->first_row = err->rows = 0;
+    err->min_valid = err->valid_rows = 0;
+    err->problem = 0;
+}
+
+void ic__jpeg_start(j_decompress_ptr cinfo) {
+    ((ic_jpeg_error *)cinfo->err)->decoding = 1;
+    jpeg_start_decompress(cinfo);
 }
 
 void ic__jpeg_fail(j_common_ptr cinfo, ic_status status, const char *message) {
@@ -126,6 +167,104 @@ void ic__jpeg_source_init(j_decompress_ptr cinfo, ic_jpeg_source *src, const uin
     cinfo->src = &src->pub;
 }
 
+/* ---- memory budget -------------------------------------------------------------------
+ * libjpeg allocates only through its memory manager's methods (jmemmgr.c calls its own
+ * array allocators directly only while realizing virtual arrays, which are counted when
+ * requested). Each wrapper charges the bytes, plus libjpeg's per-object overhead, before the
+ * real allocation. */
+
+enum { SMALL_OVERHEAD = 16, LARGE_OVERHEAD = 64, ROW_ALIGN = 64 };
+
+static ic_jpeg_budget *budget_of(j_common_ptr cinfo) {
+    return &((ic_jpeg_decoder *)cinfo->client_data)->budget;
+}
+
+static void charge(j_common_ptr cinfo, int pool_id, uint64_t bytes) {
+    ic_jpeg_budget *b = budget_of(cinfo);
+    const uint64_t total = b->pool[0] + b->pool[1] + b->virt + bytes;
+    if (b->limit && total > b->limit) {
+        char m[IC_JPEG_MESSAGE_LENGTH];
+        snprintf(m, sizeof m, "the decode needs more than its memory budget of %llu bytes",
+                 (unsigned long long)b->limit);
+        ic__jpeg_fail(cinfo, IC_ERR_TOO_LARGE, m);
+    }
+    b->pool[pool_id == JPOOL_PERMANENT ? 0 : 1] += bytes;
+    if (total > b->peak) b->peak = total;
+}
+
+static uint64_t sarray_bytes(JDIMENSION samples, JDIMENSION rows) {
+    const uint64_t row = ((uint64_t)samples + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
+    return (uint64_t)rows * (row + sizeof(JSAMPROW)) + 2 * LARGE_OVERHEAD;
+}
+
+static uint64_t barray_bytes(JDIMENSION blocks, JDIMENSION rows) {
+    return (uint64_t)rows * ((uint64_t)blocks * sizeof(JBLOCK) + sizeof(JBLOCKROW)) + 2 * LARGE_OVERHEAD;
+}
+
+static void *w_alloc_small(j_common_ptr c, int pool, size_t n) {
+    charge(c, pool, (uint64_t)n + SMALL_OVERHEAD);
+    return budget_of(c)->real.alloc_small(c, pool, n);
+}
+
+static void *w_alloc_large(j_common_ptr c, int pool, size_t n) {
+    charge(c, pool, (uint64_t)n + LARGE_OVERHEAD);
+    return budget_of(c)->real.alloc_large(c, pool, n);
+}
+
+static JSAMPARRAY w_alloc_sarray(j_common_ptr c, int pool, JDIMENSION samples, JDIMENSION rows) {
+    charge(c, pool, sarray_bytes(samples, rows));
+    return budget_of(c)->real.alloc_sarray(c, pool, samples, rows);
+}
+
+static JBLOCKARRAY w_alloc_barray(j_common_ptr c, int pool, JDIMENSION blocks, JDIMENSION rows) {
+    charge(c, pool, barray_bytes(blocks, rows));
+    return budget_of(c)->real.alloc_barray(c, pool, blocks, rows);
+}
+
+/* Virtual arrays are allocated whole when realized (there is no backing store): count them
+ * at the request, so the budget refuses before jpeg_start_decompress allocates them. */
+static jvirt_sarray_ptr w_request_sarray(j_common_ptr c, int pool, boolean zero, JDIMENSION samples,
+                                         JDIMENSION rows, JDIMENSION access) {
+    ic_jpeg_budget *b = budget_of(c);
+    const uint64_t bytes = sarray_bytes(samples, rows);
+    charge(c, pool, bytes);
+    b->pool[pool == JPOOL_PERMANENT ? 0 : 1] -= bytes; /* held in `virt` until freed */
+    b->virt += bytes;
+    return b->real.request_virt_sarray(c, pool, zero, samples, rows, access);
+}
+
+static jvirt_barray_ptr w_request_barray(j_common_ptr c, int pool, boolean zero, JDIMENSION blocks,
+                                         JDIMENSION rows, JDIMENSION access) {
+    ic_jpeg_budget *b = budget_of(c);
+    const uint64_t bytes = barray_bytes(blocks, rows);
+    charge(c, pool, bytes);
+    b->pool[pool == JPOOL_PERMANENT ? 0 : 1] -= bytes;
+    b->virt += bytes;
+    return b->real.request_virt_barray(c, pool, zero, blocks, rows, access);
+}
+
+static void w_free_pool(j_common_ptr c, int pool) {
+    ic_jpeg_budget *b = budget_of(c);
+    b->real.free_pool(c, pool);
+    b->pool[pool == JPOOL_PERMANENT ? 0 : 1] = 0;
+    if (pool != JPOOL_PERMANENT) b->virt = 0; /* virtual arrays live in the image pool */
+}
+
+static void install_budget(ic_jpeg_decoder *dec, uint64_t limit) {
+    struct jpeg_memory_mgr *mem = dec->cinfo.mem;
+    memset(&dec->budget, 0, sizeof dec->budget);
+    dec->budget.limit = limit;
+    dec->budget.real = *mem;
+    dec->cinfo.client_data = dec;
+    mem->alloc_small = w_alloc_small;
+    mem->alloc_large = w_alloc_large;
+    mem->alloc_sarray = w_alloc_sarray;
+    mem->alloc_barray = w_alloc_barray;
+    mem->request_virt_sarray = w_request_sarray;
+    mem->request_virt_barray = w_request_barray;
+    mem->free_pool = w_free_pool;
+}
+
 /* ---- guard -------------------------------------------------------------------------- */
 
 void *ic__jpeg_scratch(j_common_ptr cinfo, size_t bytes) {
@@ -134,7 +273,7 @@ void *ic__jpeg_scratch(j_common_ptr cinfo, size_t bytes) {
 }
 
 ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size, int strict,
-                         int32_t max_scans, ic_jpeg_body_fn body, void *context) {
+                         int32_t max_scans, uint64_t max_memory, ic_jpeg_body_fn body, void *context) {
     /* Zeroed first so that jpeg_destroy_decompress is safe even if creation fails early. */
     memset(&dec->cinfo, 0, sizeof dec->cinfo);
     ic__jpeg_error_init(&dec->err, strict);
@@ -147,7 +286,9 @@ ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
         dec->created = 0;
         return dec->err.status != IC_OK ? dec->err.status : IC_ERR_INTERNAL;
     }
+    memset(&dec->budget, 0, sizeof dec->budget);
     jpeg_create_decompress(&dec->cinfo);
+    install_budget(dec, max_memory);
     memset(&dec->progress, 0, sizeof dec->progress);
     dec->progress.progress_monitor = on_progress;
     dec->cinfo.progress = &dec->progress;

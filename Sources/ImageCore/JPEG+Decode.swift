@@ -22,15 +22,25 @@ extension JPEG {
         public var fastDCT: Bool
         /// Progressive files with more scans than this are refused (`.tooLarge`).
         public var maxScans: Int
-        /// Cap in bytes on libjpeg's whole-image coefficient buffer, which progressive files
-        /// need (2 bytes per sample); 0 = no cap. Beyond it: `.tooLarge`.
+        /// Memory budget of the decode in bytes, besides the destination: libjpeg's state and row
+        /// buffers, a progressive file's whole-image coefficient buffer (2 bytes per sample), the
+        /// codec's scratch and stream bands. Each allocation is counted before it is made; one
+        /// that would exceed the budget fails the decode with `.tooLarge`. 0 = no budget.
+        /// ``DecodeReport/peakMemory`` tells what a decode used.
         public var maxMemory: Int
         /// Rows per band for ``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``.
         public var bandRows: Int
+        /// The data-sanity rule: a decode fails with `.corruptData` as soon as less than this
+        /// share (0…1) of its output rows can come from real entropy data, i.e. when the data
+        /// runs out or goes corrupt too early (see ``DecodeReport/validRows``). The default, 0.5,
+        /// refuses a file whose data covers less than half of its rows; 0 accepts any truncation
+        /// (the missing rows decode grey, with a warning); 1 accepts only complete data.
+        public var minValidShare: Double
 
         public init(scale: Scale = .full, crop: Rect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
                     strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
-                    maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16) {
+                    maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16,
+                    minValidShare: Double = Double(IC_JPEG_DEFAULT_MIN_VALID_PERMILLE) / 1000) {
             self.scale = scale
             self.crop = crop
             self.maxPixels = maxPixels
@@ -40,6 +50,7 @@ extension JPEG {
             self.maxScans = maxScans
             self.maxMemory = maxMemory
             self.bandRows = bandRows
+            self.minValidShare = minValidShare
         }
 
         /// The C options for `format`, with `.fit` resolved against the file's header.
@@ -47,6 +58,9 @@ extension JPEG {
             guard maxPixels >= 1, maxScans >= 1, maxScans <= Int(Int32.max), maxMemory >= 0,
                   bandRows >= 1, bandRows <= 65535 else {
                 throw ImageError(.invalidArgument, "decode options: maxPixels, maxScans and bandRows must be ≥ 1, maxMemory ≥ 0")
+            }
+            guard minValidShare >= 0, minValidShare <= 1 else {
+                throw ImageError(.invalidArgument, "decode options: minValidShare \(minValidShare) is not within 0…1")
             }
             var o = ic_jpeg_decode_options()
             o.format = format.cValue
@@ -75,6 +89,8 @@ extension JPEG {
             o.max_scans = Int32(maxScans)
             o.max_memory = UInt64(maxMemory)
             o.band_rows = Int32(bandRows)
+            // Thousandths, rounded up so the rule is never weaker than asked; 0 turns it off.
+            o.min_valid_permille = minValidShare == 0 ? -1 : max(1, Int32((minValidShare * 1000).rounded(.up)))
             return o
         }
     }
@@ -91,6 +107,14 @@ extension JPEG {
         public var warnings: Int
         /// The last warning's text, if any.
         public var lastWarning: String?
+        /// Output rows decoded from real entropy data before it ran out or went corrupt: `height`
+        /// when the data was whole. Counted in whole iMCU rows (8–16 × scale/8 rows); a problem in
+        /// a later scan of a progressive file leaves every row its first scan's data. Rows from
+        /// `validRows` on are grey or garbage.
+        public var validRows: Int
+        /// Most bytes the decode held at once besides the destination, as
+        /// ``DecodeOptions/maxMemory`` counts them.
+        public var peakMemory: Int
 
         init(_ r: ic_jpeg_decode_result) {
             width = Int(r.width)
@@ -98,6 +122,8 @@ extension JPEG {
             orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
             warnings = Int(r.warnings)
             lastWarning = r.warnings > 0 ? Self.text(r) : nil
+            validRows = Int(r.valid_rows)
+            peakMemory = Int(clamping: r.peak_memory)
         }
 
         static func text(_ r: ic_jpeg_decode_result) -> String {
@@ -139,7 +165,8 @@ extension JPEG {
     /// and whose size must equal ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)``.
     /// Sets the buffer's ``PixelBuffer/orientation`` from EXIF (and RGBA8's alpha mode to opaque).
     ///
-    /// - Throws: `.corruptData` (empty, non-JPEG, corrupt; truncated only in strict mode),
+    /// - Throws: `.corruptData` (empty, non-JPEG, corrupt; truncated below ``DecodeOptions/minValidShare``,
+    ///   or at all in strict mode),
     ///   `.unsupported`, `.tooLarge` (pixel, scan or memory limit), `.bufferTooSmall` /
     ///   `.invalidArgument` (size mismatch, bad crop). The message says what was wrong.
     @discardableResult

@@ -107,11 +107,25 @@ struct JPEGHostileTests {
             let r = JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_RGBA8, options: JPEGFixtures.options(flags: UInt32(IC_JPEG_STRICT.rawValue)))
             #expect(r.status == IC_OK && r.result.warnings == 0)
         }
-        // The Swift report carries the warning text.
+        // The Swift report carries the warning text and the rows that had data.
         let jpeg = JPEGFixtures.photo(width: 64, height: 64)
         var image = try PixelBuffer(width: 64, height: 64, format: .rgba8)
-        let report = try JPEG.decode(Array(jpeg.prefix(jpeg.count / 2)), into: &image)
+        let report = try JPEG.decode(Array(jpeg.prefix(jpeg.count / 2)), into: &image, options: .init(minValidShare: 0))
         #expect(report.warnings >= 1 && (report.lastWarning ?? "").lowercased().contains("premature end"), "\(report)")
+        #expect(report.validRows > 0 && report.validRows < 64 && report.peakMemory > 0, "\(report)")
+        // The data-sanity rule: the default share refuses the file when fewer than half of the
+        // rows had data, and 1 refuses it whenever any row lacks data.
+        let share = Double(report.validRows) / 64
+        for rule in [0.5, 1.0] {
+            do {
+                let r = try JPEG.decode(Array(jpeg.prefix(jpeg.count / 2)), into: &image, options: .init(minValidShare: rule))
+                #expect(share >= rule && r.validRows == report.validRows, "share \(share) accepted under \(rule)")
+            } catch {
+                #expect(share < rule && error.code == .corruptData && (error.detail ?? "").contains("rows have image data"), "\(error)")
+            }
+        }
+        #expect(throws: ImageError.self) { try JPEG.decode(jpeg, into: &image, options: .init(minValidShare: 1.5)) }
+        #expect(try JPEG.decode(jpeg, into: &image, options: .init(minValidShare: 1)).validRows == 64)
         do { try JPEG.decode(Array(jpeg.prefix(jpeg.count / 2)), into: &image, options: .init(strict: true)); Issue.record("strict accepted") }
         catch { #expect(error.code == .corruptData && (error.detail ?? "").lowercased().contains("premature end"), "\(error)") }
     }
@@ -225,10 +239,16 @@ struct JPEGHostileTests {
         do { _ = try JPEG.decode(progressive, options: .init(maxScans: 3)); Issue.record("accepted") }
         catch { #expect(error.code == .tooLarge && (error.detail ?? "").contains("scans")) }
         _ = try JPEG.decode(progressive, options: .init(maxScans: 20))
-        // A progressive file needs a whole-image coefficient buffer; a baseline one does not.
-        do { _ = try JPEG.decode(progressive, options: .init(maxMemory: 10_000)); Issue.record("accepted") }
-        catch { #expect(error.code == .tooLarge) }
-        _ = try JPEG.decode(JPEGFixtures.photo(width: 200, height: 100), options: .init(maxMemory: 10_000))
+        // A progressive file needs a whole-image coefficient buffer (200 x 100 at 4:2:0: 60 000
+        // bytes); a baseline one does not: the budget that fits the baseline decode refuses it.
+        let baseline = JPEGFixtures.photo(width: 200, height: 100)
+        var image = try PixelBuffer(width: 200, height: 100, format: .rgba8)
+        let budget = try JPEG.decode(baseline, into: &image).peakMemory
+        #expect(budget > 0 && budget < 60_000, "\(budget)")
+        try JPEG.decode(baseline, into: &image, options: .init(maxMemory: budget))
+        do { try JPEG.decode(progressive, into: &image, options: .init(maxMemory: budget)); Issue.record("accepted") }
+        catch { #expect(error.code == .tooLarge && (error.detail ?? "").contains("memory budget"), "\(error)") }
+        #expect(try JPEG.decode(progressive, into: &image).peakMemory > budget + 60_000)
     }
 
     @Test("bad descriptors and options are argument errors")

@@ -283,6 +283,217 @@ static void test_bomb(void) {
     tjFree(jpg);
 }
 
+
+/* ---- data-sanity rule and memory budget (issue #12, defect 4) ------------------------ */
+
+/* Offset of the EOI marker (the last two bytes of a file TurboJPEG wrote). */
+static size_t eoi_of(size_t n) { return n - 2; }
+
+/* Decodes with the rule off; returns the status and fills `r`. */
+static ic_status decode_rgba(const unsigned char *jpg, size_t n, int32_t permille, uint64_t max_memory,
+                             img *m, ic_jpeg_decode_result *r) {
+    ic_jpeg_decode_options o;
+    ic_jpeg_decode_options_init(&o);
+    o.min_valid_permille = permille;
+    o.max_memory = max_memory;
+    return ic_jpeg_decode(jpg, n, &o, &m->im, r);
+}
+
+static void test_valid_rows(void) {
+    const int w = 96, h = 160;
+    static const int samps[] = {TJSAMP_420, TJSAMP_444, TJSAMP_GRAY};
+    for (int si = 0; si < 3; si++) {
+        unsigned long n;
+        unsigned char *jpg = make_jpeg(w, h, samps[si], 0, &n);
+        img full, cut;
+        img_alloc(&full, IC_FORMAT_RGBA8, w, h);
+        img_alloc(&cut, IC_FORMAT_RGBA8, w, h);
+        ic_jpeg_decode_result r;
+        CTX("valid rows samp %d: whole file", samps[si]);
+        CHECK(decode_rgba(jpg, n, 0, 0, &full, &r) == IC_OK && r.valid_rows == h && r.warnings == 0);
+        /* Without its EOI marker every bit is still there: a warning, but all rows valid. */
+        CTX("valid rows samp %d: no EOI", samps[si]);
+        CHECK(decode_rgba(jpg, eoi_of(n), 0, 0, &cut, &r) == IC_OK && r.warnings >= 1 && r.valid_rows == h);
+        CHECK(memcmp(cut.p[0], full.p[0], (size_t)w * h * 4) == 0);
+        int32_t last = -1, monotone = 1, exact = 1, grey_after = 1, rule = 1;
+        size_t start = 2;
+        while (start + 1 < n && !(jpg[start] == 0xFF && jpg[start + 1] == 0xDA)) start++;
+        for (size_t len = start + 16; len < eoi_of(n) - 1; len += 7) {
+            CTX("valid rows samp %d cut at %zu of %lu", samps[si], len, n);
+            memset(cut.p[0], 0, (size_t)w * h * 4);
+            ic_status st0 = decode_rgba(jpg, len, -1, 0, &cut, &r);
+            if (!CHECK(st0 == IC_OK)) { printf("  %d %s\n", (int)st0, r.message); break; }
+            CHECK(r.valid_rows >= 0 && r.valid_rows <= h && r.warnings >= 1);
+            monotone &= r.valid_rows >= last;
+            last = r.valid_rows;
+            /* The valid rows are exactly the full decode's. */
+            if (memcmp(cut.p[0], full.p[0], (size_t)r.valid_rows * w * 4) != 0) {
+                int32_t bad = 0;
+                while (memcmp(cut.p[0] + (size_t)bad * w * 4, full.p[0] + (size_t)bad * w * 4, (size_t)w * 4) == 0) bad++;
+                int nd = 0, fx = -1;
+                for (int x = 0; x < w * 4; x++) if (cut.p[0][(size_t)bad * w * 4 + x] != full.p[0][(size_t)bad * w * 4 + x]) { nd++; if (fx < 0) fx = x; }
+                printf("  cut %zu: valid %d, first differing row %d: %d bytes from %d: %d vs %d (%s)\n", len, (int)r.valid_rows, (int)bad, nd, fx,
+                       cut.p[0][(size_t)bad * w * 4 + fx], full.p[0][(size_t)bad * w * 4 + fx], r.message);
+                exact = 0;
+            }
+            /* Rows a whole iMCU row below the valid ones are not (the data is missing there). */
+            const int32_t below = r.valid_rows + (samps[si] == TJSAMP_420 ? 16 : 8) + 1;
+            if (below < h) grey_after &= memcmp(cut.p[0] + (size_t)below * w * 4, full.p[0] + (size_t)below * w * 4,
+                                                (size_t)(h - below) * w * 4) != 0;
+            /* The default rule: fail below half the rows, decode (with the same count) above. */
+            ic_status d = decode_rgba(jpg, len, 0, 0, &cut, &r);
+            const int32_t need = (500 * h + 999) / 1000;
+            rule &= last < need ? (d == IC_ERR_CORRUPT_DATA && strstr(r.message, "rows have image data") != NULL)
+                                : (d == IC_OK && r.valid_rows == last);
+            /* A rule of 1000 accepts only complete data; of 1 only non-empty. */
+            d = decode_rgba(jpg, len, 1000, 0, &cut, &r);
+            rule &= last < h ? d == IC_ERR_CORRUPT_DATA : d == IC_OK;
+            d = decode_rgba(jpg, len, 1, 0, &cut, &r);
+            rule &= last < 1 ? d == IC_ERR_CORRUPT_DATA : d == IC_OK;
+        }
+        CTX("valid rows samp %d", samps[si]);
+        CHECK(monotone); CHECK(exact); CHECK(grey_after); CHECK(rule);
+        CHECK(last > h / 2); /* the cuts reached past the middle */
+        /* The same count on the YUV path, in crops and in streams. */
+        ic_jpeg_decode_options o;
+        ic_jpeg_decode_options_init(&o);
+        o.min_valid_permille = -1;
+        CHECK(decode_rgba(jpg, n / 2, -1, 0, &cut, &r) == IC_OK);
+        const int32_t half = r.valid_rows;
+        if (samps[si] != TJSAMP_444) {
+            img y;
+            img_alloc(&y, IC_FORMAT_I420, w, h);
+            /* Raw planes need no chroma context row below: one row more may count. */
+            CHECK(ic_jpeg_decode(jpg, n / 2, &o, &y.im, &r) == IC_OK && r.valid_rows >= half && r.valid_rows <= half + 1);
+            img_free(&y);
+        }
+        o.crop_x = 8; o.crop_y = 32; o.crop_width = 40; o.crop_height = 100;
+        img c;
+        img_alloc(&c, IC_FORMAT_RGBA8, 40, 100);
+        CHECK(ic_jpeg_decode(jpg, n / 2, &o, &c.im, &r) == IC_OK && r.valid_rows == half - 32);
+        o.crop_y = 0;
+        o.crop_height = 100;
+        o.crop_y = half; /* starts where the data ends: nothing valid */
+        if (half + 100 <= h) {
+            CHECK(ic_jpeg_decode(jpg, n / 2, &o, &c.im, &r) == IC_OK && r.valid_rows == 0);
+            o.min_valid_permille = 1;
+            CHECK(ic_jpeg_decode(jpg, n / 2, &o, &c.im, &r) == IC_ERR_CORRUPT_DATA);
+            o.min_valid_permille = -1;
+        }
+        img_free(&c);
+        o.crop_x = o.crop_y = o.crop_width = o.crop_height = 0;
+        o.min_valid_permille = 0;
+        CHECK(ic_jpeg_decode_stream(jpg, n / 2, &o, discard_band, NULL, &r) ==
+              (half * 1000 < 500 * h ? IC_ERR_CORRUPT_DATA : IC_OK));
+        CHECK(r.valid_rows == half);
+        int32_t sw, sh;
+        CHECK(ic_jpeg_decode_size(jpg, n / 2, &o, &sw, &sh, &r) == IC_OK && r.valid_rows == 0);
+        o.min_valid_permille = 1001;
+        CHECK(ic_jpeg_decode(jpg, n, &o, &full.im, &r) == IC_ERR_INVALID_ARGUMENT);
+        img_free(&full);
+        img_free(&cut);
+        tjFree(jpg);
+    }
+    /* Progressive: a file cut between two scans has every row (at lower quality); one cut
+     * inside the first (DC) scan has the rows that scan reached. */
+    unsigned long n;
+    unsigned char *jpg = make_jpeg(96, 160, TJSAMP_420, TJFLAG_PROGRESSIVE, &n);
+    size_t sos[32];
+    int scans = 0;
+    for (size_t i = 2; i + 1 < n && scans < 32; i++)
+        if (jpg[i] == 0xFF && jpg[i + 1] == 0xDA) sos[scans++] = i;
+    img m;
+    img_alloc(&m, IC_FORMAT_RGBA8, 96, 160);
+    ic_jpeg_decode_result r;
+    CTX("progressive, %d scans", scans);
+    CHECK(scans >= 3);
+    if (scans >= 3) {
+        CHECK(decode_rgba(jpg, sos[2], 0, 0, &m, &r) == IC_OK && r.valid_rows == 160 && r.warnings >= 1);
+        CHECK(decode_rgba(jpg, sos[0] + 20, -1, 0, &m, &r) == IC_OK && r.valid_rows < 160);
+    }
+    img_free(&m);
+    tjFree(jpg);
+}
+
+/* Bytes malloc'd during one decode against what the budget counted. */
+static void test_memory_budget(void) {
+    static const struct { int w, h, samp, flags; ic_format f; int scale, crop, stream; } cases[] = {
+        {640, 480, TJSAMP_420, 0, IC_FORMAT_RGBA8, 8, 0, 0},
+        {640, 480, TJSAMP_420, 0, IC_FORMAT_RGB8, 2, 1, 0},
+        {640, 480, TJSAMP_444, 0, IC_FORMAT_GRAY8, 8, 0, 1},
+        {640, 480, TJSAMP_420, 0, IC_FORMAT_NV12, 8, 0, 0},
+        {640, 480, TJSAMP_422, 0, IC_FORMAT_I420, 4, 1, 1},
+        {640, 480, TJSAMP_420, TJFLAG_PROGRESSIVE, IC_FORMAT_RGBA8, 8, 0, 0},
+        {640, 480, TJSAMP_444, TJFLAG_PROGRESSIVE, IC_FORMAT_NV12, 1, 0, 1},
+        {333, 1001, TJSAMP_GRAY, TJFLAG_PROGRESSIVE, IC_FORMAT_GRAY8, 8, 1, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        unsigned long n;
+        unsigned char *jpg = make_jpeg(cases[k].w, cases[k].h, cases[k].samp, cases[k].flags, &n);
+        ic_jpeg_decode_options o;
+        ic_jpeg_decode_options_init(&o);
+        o.format = cases[k].f;
+        o.scale_num = cases[k].scale;
+        int32_t w, h;
+        CTX("budget case %zu", k);
+        if (!CHECK(ic_jpeg_decode_size(jpg, n, &o, &w, &h, NULL) == IC_OK)) continue;
+        if (cases[k].crop) { o.crop_x = w / 4 * 2; o.crop_y = h / 4 * 2; o.crop_width = w / 3; o.crop_height = h / 3; w /= 3; h /= 3; }
+        img m;
+        img_alloc(&m, cases[k].f, w, h);
+        ic_jpeg_decode_result r;
+        g_largest = g_total = 0;
+        g_counting = 1;
+        ic_status st = cases[k].stream ? ic_jpeg_decode_stream(jpg, n, &o, discard_band, NULL, &r)
+                                       : ic_jpeg_decode(jpg, n, &o, &m.im, &r);
+        g_counting = 0;
+        CHECK(st == IC_OK && r.peak_memory > 0);
+#ifndef IC_NO_ALLOC_ACCOUNTING
+        /* What the budget does not see: creation (~2 KB) and small-pool slack (< 32 KB). */
+        printf("budget case %zu: counted %llu B, malloc'd %zu B\n", k, (unsigned long long)r.peak_memory, g_total);
+        CHECK(g_total <= r.peak_memory + 34 * 1024);
+#endif
+        /* The budget: exactly the peak passes, one byte less fails before that allocation. */
+        const uint64_t peak = r.peak_memory;
+        o.max_memory = peak;
+        st = cases[k].stream ? ic_jpeg_decode_stream(jpg, n, &o, discard_band, NULL, &r)
+                             : ic_jpeg_decode(jpg, n, &o, &m.im, &r);
+        CHECK(st == IC_OK && r.peak_memory == peak);
+        o.max_memory = peak - 1;
+        st = cases[k].stream ? ic_jpeg_decode_stream(jpg, n, &o, discard_band, NULL, &r)
+                             : ic_jpeg_decode(jpg, n, &o, &m.im, &r);
+        CHECK(st == IC_ERR_TOO_LARGE && strstr(r.message, "memory budget") != NULL && r.peak_memory < peak);
+        img_free(&m);
+        tjFree(jpg);
+    }
+    /* A progressive header claiming 20000 x 20000 (1.2 GB of coefficients) with a 10 MB budget:
+     * refused before the coefficient buffer, with nothing large allocated. */
+    unsigned long n;
+    unsigned char *jpg = make_jpeg(16, 16, TJSAMP_444, TJFLAG_PROGRESSIVE, &n);
+    for (unsigned long i = 2; i + 9 < n;) {
+        if (jpg[i + 1] == 0xC2) {
+            jpg[i + 5] = jpg[i + 7] = 20000 >> 8;
+            jpg[i + 6] = jpg[i + 8] = 20000 & 255;
+            break;
+        }
+        i += 2 + ((size_t)jpg[i + 2] << 8 | jpg[i + 3]);
+    }
+    ic_jpeg_decode_options o;
+    ic_jpeg_decode_options_init(&o);
+    o.max_pixels = 500000000;
+    o.max_memory = 10 << 20;
+    ic_jpeg_decode_result r;
+    CTX("budget: progressive bomb");
+    g_largest = g_total = 0;
+    g_counting = 1;
+    ic_status st = ic_jpeg_decode_stream(jpg, n, &o, discard_band, NULL, &r);
+    g_counting = 0;
+    CHECK(st == IC_ERR_TOO_LARGE && strstr(r.message, "memory budget") != NULL);
+#ifndef IC_NO_ALLOC_ACCOUNTING
+    CHECK(g_total <= o.max_memory + 34 * 1024);
+#endif
+    tjFree(jpg);
+}
+
 int main(void) {
     install_hooks();
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -290,6 +501,8 @@ int main(void) {
     test_encode();
     test_hostile();
     test_bomb();
+    test_valid_rows();
+    test_memory_budget();
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -24,6 +24,10 @@
  * - libjpeg's warnings (recoverable corruption, e.g. a truncated scan that decodes as grey)
  *   are counted and the last one kept in ::ic_jpeg_decode_result; with ::IC_JPEG_STRICT the
  *   first warning is an error (IC_ERR_CORRUPT_DATA).
+ * - Data-sanity rule: a decode reports how many of its output rows came from real entropy
+ *   data (::ic_jpeg_decode_result::valid_rows) and fails with IC_ERR_CORRUPT_DATA when that is
+ *   below ::ic_jpeg_decode_options::min_valid_permille of its rows (default 500: half), so a
+ *   file that runs out of data early is an error, not a mostly grey image.
  */
 #ifndef IMAGECORE_JPEG_H
 #define IMAGECORE_JPEG_H
@@ -118,6 +122,10 @@ enum { IC_JPEG_DEFAULT_MAX_PIXELS = 100000000 };
 /** Default limit on progressive scans (TurboJPEG's TJFLAG_LIMITSCANS uses the same value). */
 enum { IC_JPEG_DEFAULT_MAX_SCANS = 500 };
 
+/** Default data-sanity rule: at least 500/1000 of the output rows must come from real data
+ *  (see ::ic_jpeg_decode_options::min_valid_permille). */
+enum { IC_JPEG_DEFAULT_MIN_VALID_PERMILLE = 500 };
+
 /**
  * The size of a `width` x `height` image decoded at scale `scale_num`/8:
  * ceil(width * scale_num / 8) x ceil(height * scale_num / 8), exactly as libjpeg computes it.
@@ -188,8 +196,21 @@ typedef struct ic_jpeg_decode_options {
     int32_t max_scans;       /**< Refuse files with more scans than this; 0 = ::IC_JPEG_DEFAULT_MAX_SCANS. */
     int32_t band_rows;       /**< ::ic_jpeg_decode_stream: rows per band (rounded up to even for
                                   I420/NV12); 0 = 16. Ignored by ::ic_jpeg_decode. */
-    uint64_t max_memory;     /**< Cap on libjpeg's whole-image coefficient buffer (multi-scan files),
-                                  in bytes; exceeding it is IC_ERR_TOO_LARGE. 0 = no cap. */
+    uint64_t max_memory;     /**< Memory budget of the decode in bytes, besides the destination: every
+                                  allocation libjpeg and the codec make (decoder state, row buffers,
+                                  a multi-scan file's whole-image coefficient buffer, scratch and stream
+                                  bands) is counted, with libjpeg's per-object overhead, before it is
+                                  made, and one that would exceed the budget fails the decode with
+                                  IC_ERR_TOO_LARGE (nothing larger is allocated). Not counted: about
+                                  2 KB libjpeg allocates when the decompressor is created, and the
+                                  slack of libjpeg's small-object pools (under 32 KB). 0 = no budget.
+                                  ::ic_jpeg_decode_result::peak_memory reports what a decode used. */
+    int32_t min_valid_permille; /**< Data-sanity rule. The decode fails with IC_ERR_CORRUPT_DATA as soon
+                                  as fewer than ceil(min_valid_permille * height / 1000) of its `height`
+                                  output rows can have come from entropy data (see
+                                  ::ic_jpeg_decode_result::valid_rows). 1..1000; 0 =
+                                  ::IC_JPEG_DEFAULT_MIN_VALID_PERMILLE (500); negative = no rule (missing
+                                  rows decode grey with a warning). Values above 1000: invalid. */
 } ic_jpeg_decode_options;
 
 /** Sets `options` to the defaults (all zero). */
@@ -206,6 +227,19 @@ typedef struct ic_jpeg_decode_result {
     int32_t orientation;     /**< EXIF orientation 1..8 (1 when absent). */
     int32_t warnings;        /**< libjpeg warnings seen (recoverable corruption). */
     char message[IC_JPEG_MESSAGE_LENGTH]; /**< The error on failure, else the last warning, else "". */
+    int32_t valid_rows;      /**< Output rows decoded from real entropy data before it ran out or went
+                                  corrupt: `height` when no such problem was seen. Counted in whole
+                                  iMCU rows (8 to 16 x scale/8 output rows): the first warning about the
+                                  data during decoding (libjpeg's "premature end of data segment",
+                                  a bad Huffman or arithmetic code, a missing restart marker, ...)
+                                  loses the iMCU row being decoded and everything below it, even where
+                                  a later restart marker would resynchronise. Running out of bytes with
+                                  every bit decoded (a missing EOI marker, a progressive file cut between
+                                  scans) is not a data problem; a problem in a later scan of a multi-scan
+                                  (progressive) file leaves every row with its first scan's data, so all
+                                  rows count. 0 from ::ic_jpeg_decode_size (nothing decoded). */
+    uint64_t peak_memory;    /**< Most bytes the decode held at once, as ::ic_jpeg_decode_options::max_memory
+                                  counts them. */
 } ic_jpeg_decode_result;
 
 /**
