@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency bench peers sanitize fuzz clean
+.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check bench peers sanitize fuzz clean
 
 all: build
 
@@ -14,12 +14,23 @@ build: deps
 	$(SWIFT) build
 
 ## make test: Swift tests, the CMake build installed to a temp prefix with its C and C++
-## hosts under ctest, and the versioned-dependency check.
+## hosts under ctest, the versioned-dependency check, and `make install` to a temp prefix with
+## the CLI tests run against the installed (statically linked) binary.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/cmake-check.sh
 	scripts/check-versioned-dependency.sh
+	scripts/check-install.sh
+
+## make install PREFIX=…: the imagecore CLI (static Swift stdlib), completions, man page,
+## and the C library, header, CMake config and pkg-config file.
+PREFIX ?= /usr/local
+install: deps
+	scripts/install.sh $(PREFIX)
+
+install-check: deps
+	scripts/check-install.sh
 
 swift-test: deps
 	$(SWIFT) test
@@ -53,4 +64,4 @@ fuzz: deps
 	fuzz/run.sh
 
 clean:
-	rm -rf .build .build-cmake .build-cmake-san .build-fuzz
+	rm -rf .build .build-cmake .build-cmake-san .build-fuzz .build-static .build-cmake-install

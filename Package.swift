@@ -53,12 +53,11 @@ let package = Package(
             name: "ImageCoreSynthetic",
             dependencies: ["ImageCore"]
         ),
+        // The CLI has its own small argument parser: swift-argument-parser imports
+        // FoundationEssentials on Linux, which costs every run start-up time and memory.
         .executableTarget(
             name: "ImageCoreCLI",
-            dependencies: [
-                "ImageCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["ImageCore", "CImageCore"]
         ),
         .executableTarget(
             name: "bench",

@@ -185,6 +185,12 @@ public enum PNM {
     public static func write(_ buffer: borrowing PixelBuffer, path: String) throws(ImageError) {
         try PlaneFileIO.write(buffer, header: try headerBytes(for: buffer), path: path)
     }
+
+    /// Writes a gray, RGB or RGBA buffer as P5, P6 or P7 to an open file descriptor (left
+    /// open), row by row from the buffer. `name` is used in error messages.
+    public static func write(_ buffer: borrowing PixelBuffer, fileDescriptor: Int32, name: String) throws(ImageError) {
+        try PlaneFileIO.write(buffer, header: try headerBytes(for: buffer), fileDescriptor: fileDescriptor, name: name)
+    }
 }
 
 // MARK: - inputs

@@ -106,6 +106,38 @@ public enum PixelAllocator {
         return (r, counter.usage)
     }
 
+    private static let budgetBytes = Atomic<Int>(0)
+    private static let budgetPixels = Atomic<Int>(0)
+
+    /// A process-wide budget of live pixel bytes (0: none). An allocation that would take the
+    /// bytes held by all live buffers above it fails with `.tooLarge` before anything is
+    /// allocated. Tools set it once at start (the CLI's `--max-memory`); concurrent
+    /// allocations are checked one by one, so the budget is exact for one thread and may be
+    /// passed by at most one buffer per other thread allocating at the same moment.
+    public static var maxLiveBytes: Int {
+        get { budgetBytes.load(ordering: .relaxed) }
+        set { budgetBytes.store(max(0, newValue), ordering: .relaxed) }
+    }
+
+    /// Largest buffer, in pixels, that may be allocated (0: no limit beyond the layout's own);
+    /// larger requests fail with `.tooLarge` before allocating. The CLI's `--max-pixels`.
+    public static var maxPixelsPerBuffer: Int {
+        get { budgetPixels.load(ordering: .relaxed) }
+        set { budgetPixels.store(max(0, newValue), ordering: .relaxed) }
+    }
+
+    /// Throws `.tooLarge` if a `width` × `height` buffer of `bytes` bytes would pass a limit.
+    static func checkLimits(width: Int, height: Int, bytes: Int) throws(ImageError) {
+        let px = maxPixelsPerBuffer
+        if px > 0 && width * height > px {
+            throw ImageError(.tooLarge, "\(width)x\(height) is \(width * height) pixels, above the limit of \(px)")
+        }
+        let budget = maxLiveBytes
+        if budget > 0 && global.usage.liveBytes + bytes > budget {
+            throw ImageError(.tooLarge, "\(width)x\(height) needs \(bytes) bytes of pixel memory; with \(global.usage.liveBytes) in use that passes the budget of \(budget)")
+        }
+    }
+
     /// Allocates `bytes` bytes aligned to `alignment` and charges them. `nil` when the
     /// system has no memory to give.
     static func allocate(bytes: Int, alignment: Int) -> (UnsafeMutableRawPointer, PixelMemoryCounter)? {

@@ -61,6 +61,7 @@ public struct PixelBuffer: ~Copyable, @unchecked Sendable {
         try ImageError.check(
             ic_layout_compute(format.cValue, Int32(width), Int32(height), alignment, &l),
             "\(width)x\(height) \(format)")
+        try PixelAllocator.checkLimits(width: width, height: height, bytes: l.total_size)
         guard let (p, counter) = PixelAllocator.allocate(bytes: l.total_size, alignment: l.alignment) else {
             throw ImageError(.outOfMemory, "\(l.total_size) bytes")
         }

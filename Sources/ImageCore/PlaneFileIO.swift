@@ -30,10 +30,33 @@ enum PlaneFileIO {
         return true
     }
 
-    /// Writes `header`, then every plane's rows of `buffer`, to `path`; the file is removed
-    /// if anything fails.
+    /// Writes `header`, then every plane's rows of `buffer`, to `path`. If anything fails, a
+    /// file this call created is removed; an existing non-regular file (a device node, a
+    /// FIFO) is never removed.
     static func write(_ buffer: borrowing PixelBuffer, header: [UInt8], path: String) throws(ImageError) {
+        var st = stat()
+        let created = stat(path, &st) != 0
+        let keep = !created && (st.st_mode & S_IFMT) != S_IFREG
         guard let f = fopen(path, "wb") else { throw openError(path) }
+        do throws(ImageError) { try write(buffer, header: header, file: f, name: path) } catch {
+            if !keep { unlink(path) }
+            throw error
+        }
+    }
+
+    /// Writes `header` and the rows to an open descriptor (left open), e.g. a temporary file
+    /// that the caller renames into place, or standard output.
+    static func write(_ buffer: borrowing PixelBuffer, header: [UInt8], fileDescriptor fd: Int32, name: String) throws(ImageError) {
+        let copy = dup(fd)
+        guard copy >= 0, let f = fdopen(copy, "wb") else {
+            if copy >= 0 { close(copy) }
+            throw ImageError(.io, "\(name): \(String(cString: strerror(errno)))")
+        }
+        try write(buffer, header: header, file: f, name: name)
+    }
+
+    /// Writes and closes `f`.
+    private static func write(_ buffer: borrowing PixelBuffer, header: [UInt8], file f: UnsafeMutablePointer<FILE>, name: String) throws(ImageError) {
         var ok = header.isEmpty || header.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
         for p in 0..<buffer.planeCount where ok {
             let g = buffer.plane(p)
@@ -43,11 +66,10 @@ enum PlaneFileIO {
                 }
             }
         }
+        let reason = ok ? 0 : errno
         let closed = fclose(f) == 0
         guard ok && closed else {
-            let reason = String(cString: strerror(errno))
-            unlink(path)
-            throw ImageError(.io, "\(path): \(reason)")
+            throw ImageError(.io, "\(name): \(String(cString: strerror(ok ? errno : reason)))")
         }
     }
 }

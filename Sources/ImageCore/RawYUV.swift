@@ -40,4 +40,11 @@ public enum RawYUV {
         guard buffer.format.isYUV else { throw ImageError(.invalidArgument, "raw .yuv holds I420 or NV12, not \(buffer.format)") }
         try PlaneFileIO.write(buffer, header: [], path: path)
     }
+
+    /// Writes an I420 or NV12 buffer's planes to an open file descriptor (left open).
+    /// `name` is used in error messages.
+    public static func write(_ buffer: borrowing PixelBuffer, fileDescriptor: Int32, name: String) throws(ImageError) {
+        guard buffer.format.isYUV else { throw ImageError(.invalidArgument, "raw .yuv holds I420 or NV12, not \(buffer.format)") }
+        try PlaneFileIO.write(buffer, header: [], fileDescriptor: fileDescriptor, name: name)
+    }
 }

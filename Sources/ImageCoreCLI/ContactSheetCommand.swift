@@ -1,5 +1,3 @@
-import ArgumentParser
-import Dispatch
 import CImageCore
 import ImageCore
 #if canImport(Glibc)
@@ -12,35 +10,41 @@ import Darwin
 /// thumbnail renderer (DCT-scaled decode + Lanczos-3, EXIF orientation applied) and encoded
 /// as one JPEG. Files that cannot be rendered get an empty cell and a line on stderr; the
 /// exit status is then non-zero.
-struct ContactSheet: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "contact-sheet",
-        abstract: "Render a grid of a folder's JPEG photos through the thumbnail renderer.")
+enum ContactSheet {
+    static let spec = CommandSpec(
+        name: "contact-sheet", abstract: "Render a grid of a folder's JPEG photos through the thumbnail renderer.",
+        discussion: "Files that cannot be rendered get an empty cell and one line on standard error; the exit status is then 1.",
+        positionals: [PositionalSpec(name: "folder", help: "A folder of JPEG files (.jpg/.jpeg).", completion: .directory),
+                      PositionalSpec(name: "output", help: "Output JPEG ('-': standard output).")],
+        options: [
+            .value("columns", "N", "Cells per row.", default: "6"),
+            .value("size", "N", "Long side of each thumbnail in pixels (8...4096).", default: "256"),
+            .value("workers", "N", "Renderer worker threads.", default: "2"),
+            .value("quality", "Q", "JPEG quality of the sheet.", default: "90"),
+        ] + CommonOptions.process, run: run)
 
-    @Argument(help: "A folder of JPEG files (.jpg/.jpeg).")
-    var directory: String
-
-    @Argument(help: "Output JPEG.")
-    var output: String
-
-    @Option(help: "Cells per row.")
-    var columns: Int = 6
-
-    @Option(help: "Long side of each thumbnail in pixels.")
-    var size: Int = 256
-
-    @Option(help: "Renderer worker threads.")
-    var workers: Int = 2
-
-    @Option(help: "JPEG quality of the sheet.")
-    var quality: Int = 90
+    static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let settings = try Settings(a)
+        let columns = try a.int("columns", default: 6, 1...1000)
+        let size = try a.int("size", default: 256, 8...4096)
+        let workers = try a.int("workers", default: 2, 1...256)
+        let quality = try a.int("quality", default: 90, 1...100)
+        let output = a.positionals[1]
+        do throws(ImageError) {
+            _ = try ImageFiles.outputKind(of: output, stdoutKind: .jpeg)
+        } catch { throw .usage(error.detail ?? error.name) }
+        settings.apply()
+        do throws(ImageError) {
+            let failures = try render(directory: a.positionals[0], output: output, columns: columns, size: size,
+                                      workers: workers, quality: quality, settings: settings)
+            return failures > 0 ? ExitStatus.failures : ExitStatus.ok
+        } catch { throw .failed("\(error)") }
+    }
 
     static let margin = 8
 
-    func run() throws {
-        guard columns >= 1, size >= 8, size <= 4096, workers >= 1 else {
-            throw ImageError(.invalidArgument, "--columns ≥ 1, --size 8…4096 and --workers ≥ 1")
-        }
+    static func render(directory: String, output: String, columns: Int, size: Int, workers: Int, quality: Int,
+                       settings: Settings) throws(ImageError) -> Int {
         let files = try Self.jpegFiles(in: directory)
         guard !files.isEmpty else { throw ImageError(.invalidArgument, "\(directory): no .jpg or .jpeg files") }
         let rows = (files.count + columns - 1) / columns
@@ -65,7 +69,7 @@ struct ContactSheet: ParsableCommand {
         for start in stride(from: 0, to: files.count, by: page) {
             let chunk = Array(files[start..<min(files.count, start + page)])
             renderer.setVisible(chunk)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            WorkerPool.run(count: workers, workers: workers) { _ in
                 while renderer.runNextJob() {}
             }
             for (i, path) in chunk.enumerated() {
@@ -78,14 +82,15 @@ struct ContactSheet: ParsableCommand {
                     }
                 } catch {
                     failures += 1
-                    writeStandardError("imagecore: \(path): \(error)\n")
+                    Console.err("imagecore: \(path): \(error)")
                 }
             }
             renderer.removeAllCachedImages()
         }
-        try ImageFiles.write(sheet, to: output, quality: quality)
-        print("\(output): \(files.count - failures) of \(files.count) photos, \(columns) × \(rows) cells of \(size) px")
-        if failures > 0 { throw ExitCode(1) }
+        try ImageFiles.write(sheet, to: output, quality: quality, stdoutKind: .jpeg)
+        let summary = "\(output): \(files.count - failures) of \(files.count) photos, \(columns) × \(rows) cells of \(size) px"
+        if output == "-" { Console.err(summary) } else if !settings.quiet { Console.out(summary) }
+        return failures
     }
 
     /// The folder's JPEG files, sorted by name.
@@ -124,9 +129,3 @@ struct ContactSheet: ParsableCommand {
     }
 }
 
-
-/// Writes to standard error (file descriptor 2) without touching the C `stderr` global.
-func writeStandardError(_ s: String) {
-    var text = s
-    text.withUTF8 { p in _ = write(2, p.baseAddress, p.count) }
-}

@@ -1,149 +1,103 @@
-import ArgumentParser
 import ImageCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// `imagecore detect IN [--json]`: the page's corners.
-struct Detect: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Find the page in a photo and print its corners.",
-        discussion: "Corners are printed clockwise from the top-left as x,y pairs in pixels, or 'not found' (exit status 0 either way).")
+/// `imagecore detect IN... [--json]`: the page's corners.
+enum Detect {
+    static let spec = CommandSpec(
+        name: "detect", abstract: "Find the page in a photo and print its corners.",
+        discussion: "Corners are printed clockwise from the top-left as x,y pairs in pixels, or 'not found' (not a failure). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"width\", \"height\", ...} per file.",
+        positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNM, or raw .yuv with --size and --layout.", many: true)],
+        options: CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
-    @Argument(help: "A PNM photo, or a raw .yuv with --size and --layout.")
-    var input: String
-
-    @Flag(help: "Print JSON: {\"found\", \"corners\", \"confidence\", \"width\", \"height\"}.")
-    var json = false
-
-    @Option(help: "Raw .yuv input size, WxH.")
-    var size: String?
-
-    @Option(help: "Raw .yuv input layout: nv12 or i420.")
-    var layout: String?
-
-    func run() throws {
-        let image = try ImageFiles.read(input, raw: try ImageFiles.raw(size: size, layout: layout))
-        let result = try PageDetector().detect(in: image)
-        switch result {
-        case let .found(q, confidence):
-            if json {
-                let corners = q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" }.joined(separator: ", ")
-                print("{\"found\": true, \"corners\": [\(corners)], \"confidence\": \(fmt(confidence)), \"width\": \(image.width), \"height\": \(image.height)}")
-            } else {
-                print(q.corners.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " "))
-                print("confidence: \(fmt(confidence))")
+    static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let raw = try Values.raw(a)
+        return try runFileCommand(a, BatchShape(writesFiles: false), verb: "detect") { (job, settings) throws(ImageError) in
+            var r = FileResult()
+            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, result: &r)
+            r.width = image.width; r.height = image.height
+            switch try PageDetector().detect(in: image) {
+            case let .found(q, confidence):
+                r.fields += [("found", "true"), ("corners", JSON.array(q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
+                             ("confidence", fmt(confidence))]
+                r.text = q.corners.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " ") + "\nconfidence: \(fmt(confidence))"
+            case .notFound:
+                r.fields.append(("found", "false"))
+                r.text = "not found"
             }
-        case .notFound:
-            print(json ? "{\"found\": false, \"width\": \(image.width), \"height\": \(image.height)}" : "not found")
+            return r
         }
     }
 }
 
+/// Two decimals at most, integers without a fraction.
 func fmt(_ v: Double) -> String {
     let s = (v * 100).rounded() / 100
-    return s == s.rounded() ? String(Int(s)) : String(s)
+    return s == s.rounded() && abs(s) < 1e15 ? String(Int(s)) : String(s)
 }
 
 /// `imagecore rectify IN OUT --corners ... [--size WxH | --paper a4 --dpi 150 | --long-side N]`.
-struct Rectify: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Rectify the page given by four corners (or detected) into an upright image.",
-        discussion: "Corners: top-left, top-right, bottom-right, bottom-left as x1,y1,...,x4,y4 in pixels; without --corners the page is detected. Size: the quad's own size unless --size, --long-side or --paper is given.")
+enum Rectify {
+    static let spec = CommandSpec.files(
+        "rectify", "Rectify the page given by four corners (or detected) into an upright image.",
+        discussion: "Corners: top-left, top-right, bottom-right, bottom-left as x1,y1,...,x4,y4 in pixels; without --corners the page is detected. Size: the quad's own size unless --size, --long-side or --paper (with --dpi, default 150) is given.",
+        positionals: [inOutPositional],
+        options: [
+            .value("corners", "X1,Y1,...,X4,Y4", "The page corners, clockwise from the top-left."),
+            .value("size", "WxH", "Output size (before the orientation turn)."),
+            .value("paper", "PAPER", "Paper size.", completion: .choices(["a4", "a5", "letter", "legal"])),
+            .value("dpi", "DPI", "Resolution for --paper.", default: "150"),
+            .value("long-side", "N", "The longer output side in pixels, keeping the page's aspect ratio."),
+            .value("interpolation", "I", "Interpolation.", default: "bilinear", completion: .choices(["bilinear", "bicubic"])),
+            .value("orientation", "N", "EXIF orientation 1-8 to write the page in (e.g. the photo's own tag for an upright page).", default: "1"),
+            .value("input-size", "WxH", "Size of a raw .yuv input."),
+            .value("layout", "LAYOUT", "Plane layout of raw .yuv files.", default: "i420", completion: .choices(["i420", "nv12"])),
+        ], jpeg: true, run: run)
 
-    @Argument(help: "A PNM image, or a raw .yuv with --input-size and --layout.")
-    var input: String
-
-    @Argument(help: "Output: .pgm, .ppm, .pam or .yuv.")
-    var output: String
-
-    @Option(help: "The page corners x1,y1,x2,y2,x3,y3,x4,y4 (clockwise from top-left).")
-    var corners: String?
-
-    @Option(help: "Output size WxH (before the orientation turn).")
-    var size: String?
-
-    @Option(help: "Paper size: a4, a5, letter or legal (needs --dpi).")
-    var paper: String?
-
-    @Option(help: "Resolution for --paper.")
-    var dpi: Double?
-
-    @Option(name: .customLong("long-side"), help: "The longer output side in pixels, keeping the page's aspect ratio.")
-    var longSide: Int?
-
-    @Option(help: "bilinear or bicubic.")
-    var interpolation: String = "bilinear"
-
-    @Option(help: "EXIF orientation 1-8 to write the page in (e.g. the photo's own tag for an upright page).")
-    var orientation: Int = 1
-
-    @Option(name: .customLong("input-size"), help: "Raw .yuv input size, WxH.")
-    var inputSize: String?
-
-    @Option(help: "Raw .yuv input layout: nv12 or i420.")
-    var layout: String?
-
-    func run() throws {
-        let image = try ImageFiles.read(input, raw: try ImageFiles.raw(size: inputSize, layout: layout))
-        guard let o = Orientation(exifValue: orientation) else { throw ImageError(.invalidArgument, "orientation \(orientation) is not 1-8") }
-        guard let interp = Interpolation(rawValue: interpolation.lowercased()) else {
-            throw ImageError(.invalidArgument, "interpolation '\(interpolation)' is not bilinear or bicubic")
+    static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let o = try Values.orientation(a, default: 1)!
+        let interp = Interpolation(rawValue: try a.choice("interpolation", ["bilinear", "bicubic"], default: "bilinear"))!
+        let quad = try a.string("corners").map { (s: String) throws(CLIError) in try Values.quad(s) }
+        let request = try Values.paperSize(a, defaultPaper: false) ?? .natural
+        let raw = try Values.raw(a, sizeOption: "input-size")
+        return try runFileCommand(a, BatchShape(), verb: "rectify") { (job, settings) throws(ImageError) in
+            var r = FileResult()
+            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, result: &r)
+            let q: Quad
+            if let quad { q = quad } else {
+                guard let found = try PageDetector().detect(in: image).quad else {
+                    throw ImageError(.invalidArgument, "\(job.input.path): no page found; give --corners")
+                }
+                q = found
+            }
+            let fill: [UInt8] = image.format.isYUV ? [255, 128, 128] : (image.format == .gray8 ? [255] : [255, 255, 255, 255])
+            let out = try image.rectified(quad: q, size: request, orientation: o, interpolation: interp, fill: fill)
+            r.width = out.width; r.height = out.height
+            try ImageFiles.write(out, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
+                                 stdoutKind: raw != nil ? .yuv : .pnm)
+            return r
         }
-        let quad: Quad
-        if let corners {
-            let v = corners.split(separator: ",").map { Double(String($0.filter { $0 != " " })) }
-            guard v.count == 8, v.allSatisfy({ $0 != nil }) else { throw ImageError(.invalidArgument, "--corners needs 8 numbers, got '\(corners)'") }
-            quad = Quad((0..<4).map { Point(x: v[2 * $0]!, y: v[2 * $0 + 1]!) })
-        } else {
-            guard let q = try PageDetector().detect(in: image).quad else { throw ImageError(.invalidArgument, "\(input): no page found; give --corners") }
-            quad = q
-        }
-        let requests = [size != nil, paper != nil, longSide != nil].filter { $0 }.count
-        guard requests <= 1 else { throw ImageError(.invalidArgument, "give one of --size, --paper or --long-side") }
-        var request = RectifiedSize.natural
-        if let size { let (w, h) = try ImageFiles.parseSize(size); request = .pixels(width: w, height: h) }
-        if let paper {
-            guard let p = Paper(rawValue: paper.lowercased()) else { throw ImageError(.invalidArgument, "paper '\(paper)' is not a4, a5, letter or legal") }
-            guard let dpi else { throw ImageError(.invalidArgument, "--paper needs --dpi") }
-            request = .paper(p, dpi: dpi)
-        } else if dpi != nil {
-            throw ImageError(.invalidArgument, "--dpi goes with --paper")
-        }
-        if let longSide { request = .longSide(longSide) }
-        let out = try image.rectified(quad: quad, size: request, orientation: o, interpolation: interp,
-                                      fill: image.format.isYUV ? [255, 128, 128] : (image.format == .gray8 ? [255] : [255, 255, 255, 255]))
-        try ImageFiles.write(out, to: output)
     }
 }
 
 /// `imagecore enhance IN OUT [--mode color|gray|bw]`.
-struct Enhance: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Flatten the lighting of a page image and stretch its contrast, in colour, gray or black and white.",
-        discussion: "On raw YUV, gray and bw also set chroma to neutral so the output shows gray.")
+enum Enhance {
+    static let spec = CommandSpec.files(
+        "enhance", "Flatten the lighting of a page image and stretch its contrast, in colour, gray or black and white.",
+        discussion: "On raw YUV, gray and bw also set chroma to neutral so the output shows gray.",
+        positionals: [inOutPositional],
+        options: [.value("mode", "MODE", "Enhancement.", default: "color", completion: .choices(["color", "gray", "bw"]))]
+            + CommonOptions.rawInput, jpeg: true, run: run)
 
-    @Argument(help: "A PNM image, or a raw .yuv with --size and --layout.")
-    var input: String
-
-    @Argument(help: "Output: .pgm, .ppm, .pam or .yuv.")
-    var output: String
-
-    @Option(help: "color, gray or bw.")
-    var mode: String = "color"
-
-    @Option(help: "Raw .yuv input size, WxH.")
-    var size: String?
-
-    @Option(help: "Raw .yuv input layout: nv12 or i420.")
-    var layout: String?
-
-    func run() throws {
-        guard let m = EnhanceMode(rawValue: mode.lowercased()) else { throw ImageError(.invalidArgument, "mode '\(mode)' is not color, gray or bw") }
-        var image = try ImageFiles.read(input, raw: try ImageFiles.raw(size: size, layout: layout))
-        try image.enhance(mode: m, neutralChroma: true)
-        try ImageFiles.write(image, to: output)
+    static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let mode = try Values.mode(a)
+        let raw = try Values.raw(a)
+        return try runFileCommand(a, BatchShape(), verb: "enhance") { (job, settings) throws(ImageError) in
+            var r = FileResult()
+            var image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, result: &r)
+            try image.enhance(mode: mode, neutralChroma: true)
+            r.width = image.width; r.height = image.height
+            try ImageFiles.write(image, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
+                                 stdoutKind: raw != nil ? .yuv : .pnm)
+            return r
+        }
     }
 }

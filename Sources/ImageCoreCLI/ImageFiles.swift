@@ -5,15 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// The image files every pixel subcommand reads and writes.
+/// The one place that picks a file's codec: inputs by content (JPEG, PNM; raw `.yuv` by
+/// extension with a size and layout), outputs by extension. A new codec (PNG) plugs in
+/// here: `Kind`, `inputKind`, `outputKind`, `read`, `write`.
 ///
-/// Inputs by content: JPEG (decoded to opaque RGBA8, or GRAY8 for a grayscale JPEG), PNM
-/// (P5/P6/P7), or raw `.yuv` (by extension; size and layout from options). Outputs by
-/// extension: `.jpg`/`.jpeg`, `.pgm`/`.ppm`/`.pam`/`.pnm`, `.yuv`. Option values are parsed
-/// here rather than by ArgumentParser so that a bad value is reported like every other
-/// error: one line on stderr.
+/// Every read honours the process limits (`Settings`: `--max-pixels`, `--max-memory`,
+/// `--strict`), names the file in every error, and notes decoder warnings in the file's
+/// `FileResult`. Every write goes through `OutputFile` (a temporary renamed into place).
 enum ImageFiles {
-    enum Kind { case pnm, yuv, jpeg }
+    enum Kind: Equatable { case pnm, yuv, jpeg }
 
     /// Raw YUV input: size and layout.
     struct Raw {
@@ -24,134 +24,145 @@ enum ImageFiles {
 
     /// The lower-cased extension of the file name, if any.
     static func ext(_ path: String) -> String? {
-        path.split(separator: "/").last.flatMap { name in
-            name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } : nil
-        }
+        guard let name = path.split(separator: "/").last, let dot = name.lastIndex(of: ".") else { return nil }
+        return String(name[name.index(after: dot)...]).lowercased()
     }
 
-    /// An input is raw YUV if named .yuv; otherwise its first bytes decide.
-    static func inputKind(of path: String) throws(ImageError) -> Kind {
-        if ext(path) == "yuv" { return .yuv }
-        switch try FileKind.detect(path: path) {
-        case .jpeg: return .jpeg
-        case .pnm: return .pnm
-        case .unknown: throw ImageError(.unsupported, "\(path): neither JPEG nor PNM")
-        }
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "pgm", "ppm", "pam", "pnm"]
+    static let jpegExtensions: Set<String> = ["jpg", "jpeg"]
+    static let outputExtensions: Set<String> = ["jpg", "jpeg", "pgm", "ppm", "pam", "pnm", "yuv", "png"]
+
+    /// Whether a file found in a folder is an image input (by extension).
+    static func isImageName(_ name: String) -> Bool { ext(name).map(imageExtensions.contains) ?? false }
+    static func isJPEGName(_ name: String) -> Bool { ext(name).map(jpegExtensions.contains) ?? false }
+
+    /// What the first bytes say.
+    static func sniff(_ head: ArraySlice<UInt8>) -> Kind? {
+        if head.count >= 2 && head[head.startIndex] == 0xFF && head[head.startIndex + 1] == 0xD8 { return .jpeg }
+        if head.count >= 2 && head[head.startIndex] == UInt8(ascii: "P")
+            && (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(head[head.startIndex + 1]) { return .pnm }
+        return nil
     }
 
-    /// An output's kind must be clear from its extension.
-    static func kind(of path: String) throws(ImageError) -> Kind {
+    /// An output's kind from its extension; `-` (stdout) takes `stdoutKind`.
+    static func outputKind(of path: String, stdoutKind: Kind? = nil) throws(ImageError) -> Kind {
+        if path == "-", let stdoutKind { return stdoutKind }
         switch ext(path) {
         case "yuv": return .yuv
         case "pgm", "ppm", "pam", "pnm": return .pnm
         case "jpg", "jpeg": return .jpeg
-        default: throw ImageError(.unsupported, "\(path): unknown extension; use .jpg, .pgm, .ppm, .pam, .pnm or .yuv")
+        case "png": throw ImageError(.unsupported, "\(path): PNG output is not supported yet, and JPEG bytes are never written into a .png; use .jpg")
+        default: throw ImageError(.unsupported, "\(path): unknown output extension; use .jpg, .pgm, .ppm, .pam, .pnm or .yuv")
         }
     }
 
-    /// "WxH" → (W, H).
-    static func parseSize(_ text: String) throws(ImageError) -> (Int, Int) {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1 else {
-            throw ImageError(.invalidArgument, "size '\(text)': expected WxH, e.g. 4032x3024")
-        }
-        return (w, h)
-    }
-
-    static func size(_ text: String?, for path: String) throws(ImageError) -> (width: Int, height: Int) {
-        guard let text else { throw ImageError(.invalidArgument, "\(path): raw .yuv needs --size WxH") }
-        let (w, h) = try parseSize(text)
-        return (w, h)
-    }
-
-    static func layout(_ text: String?) throws(ImageError) -> PixelFormat {
-        switch text?.lowercased() {
-        case nil, "i420": return .i420
-        case "nv12": return .nv12
-        default: throw ImageError(.invalidArgument, "--layout '\(text!)': expected i420 or nv12")
+    /// Reads a whole input (`-`: standard input) within the limits.
+    static func bytes(_ path: String) throws(ImageError) -> [UInt8] {
+        do throws(ImageError) { return try FileBytes.read(path: path == "-" ? "/dev/stdin" : path) } catch {
+            throw named(path, error)
         }
     }
 
-    /// A raw description when a size or layout is given, else nil.
-    static func raw(size: String?, layout: String?) throws(ImageError) -> Raw? {
-        guard size != nil || layout != nil else { return nil }
-        guard let size else { throw ImageError(.invalidArgument, "raw .yuv input needs --size WxH") }
-        let (w, h) = try parseSize(size)
-        return Raw(width: w, height: h, format: try self.layout(layout))
-    }
-
-    static func matrix(_ text: String) throws(ImageError) -> YUVMatrix {
-        switch text.lowercased() {
-        case "bt601", "601": return .bt601
-        case "bt709", "709": return .bt709
-        default: throw ImageError(.invalidArgument, "--matrix '\(text)': expected bt601 or bt709")
-        }
-    }
-
-    static func range(_ text: String) throws(ImageError) -> YUVRange {
-        switch text.lowercased() {
-        case "full": return .full
-        case "video", "limited": return .video
-        default: throw ImageError(.invalidArgument, "--range '\(text)': expected full or video")
-        }
+    /// Prefixes `path` to an error's detail unless it names it already.
+    static func named(_ path: String, _ e: ImageError) -> ImageError {
+        let shown = path == "-" ? "<stdin>" : path
+        if let d = e.detail, d.hasPrefix(path) || d.hasPrefix(shown) { return e }
+        return ImageError(e.code, "\(shown): \(e.detail ?? e.name)")
     }
 
     // MARK: reading
 
-    /// Reads a JPEG, a PNM, or a raw .yuv of the given size and layout.
-    static func read(_ path: String, size: String? = nil, layout: String? = nil) throws(ImageError) -> PixelBuffer {
-        switch try inputKind(of: path) {
-        case .pnm: return try PNM.read(path: path)
-        case .yuv:
-            let (w, h) = try self.size(size, for: path)
-            return try RawYUV.read(path: path, width: w, height: h, format: try self.layout(layout))
-        case .jpeg:
-            let bytes = try FileBytes.read(path: path)
-            let info = try JPEG.info(bytes)
-            let format: PixelFormat = info.colorSpace == .gray ? .gray8 : .rgba8
-            do { return try JPEG.decode(bytes, format: format) } catch { throw ImageError(error.code, "\(path): \(error.detail ?? error.name)") }
+    /// Reads a JPEG (RGBA8, or GRAY8 for a gray JPEG unless `format` is given), a PNM (as
+    /// stored), or raw YUV (`raw` given, or an error for a `.yuv` name without it).
+    static func read(_ path: String, raw: Raw? = nil, format: PixelFormat? = nil, settings: Settings,
+                     result: inout FileResult) throws(ImageError) -> PixelBuffer {
+        if let raw {
+            do throws(ImageError) {
+                if path == "-" {
+                    throw ImageError(.unsupported, "raw .yuv from standard input is not supported; name the file")
+                }
+                return try RawYUV.read(path: path, width: raw.width, height: raw.height, format: raw.format)
+            } catch { throw named(path, error) }
         }
+        if ext(path) == "yuv" { throw ImageError(.invalidArgument, "\(path): raw .yuv needs --size WxH (and --layout)") }
+        do throws(ImageError) {
+            // A named file is sniffed from its first bytes, so a PNM streams from the file into
+            // its buffer; standard input is read once, whole.
+            let head = path == "-" ? nil : try FileBytes.read(path: path, limit: 2)
+            var data = path == "-" ? try bytes(path) : []
+            switch sniff((head ?? data).prefix(2)) {
+            case .jpeg:
+                if head != nil { data = try bytes(path) }
+                return try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
+            case .pnm:
+                let image = head != nil ? try PNM.read(path: path) : try PNM.decode(data)
+                result.width = image.width
+                result.height = image.height
+                return image
+            default:
+                throw ImageError(.unsupported, "neither JPEG nor PNM")
+            }
+        } catch { throw named(path, error) }
     }
 
-    static func read(path: String) throws(ImageError) -> PixelBuffer { try read(path) }
+    /// Decodes JPEG bytes into a new buffer, noting warnings.
+    static func decodeJPEG(_ data: [UInt8], format: PixelFormat?, options: JPEG.DecodeOptions,
+                           result: inout FileResult) throws(ImageError) -> PixelBuffer {
+        let info = try JPEG.info(data)
+        let f = format ?? (info.colorSpace == .gray ? .gray8 : .rgba8)
+        let size = try JPEG.decodedSize(data, format: f, options: options)
+        var image = try PixelBuffer(width: size.width, height: size.height, format: f)
+        let report = try JPEG.decode(data, into: &image, options: options)
+        result.note(report)
+        result.width = image.width
+        result.height = image.height
+        return image
+    }
 
     /// Reads an image for the document kernels, which take GRAY8, RGBA8 or YUV: RGB8 PNM
     /// becomes opaque RGBA8.
-    static func read(_ path: String, raw: Raw?) throws(ImageError) -> PixelBuffer {
-        if let raw { return try RawYUV.read(path: path, width: raw.width, height: raw.height, format: raw.format) }
-        if ext(path) == "yuv" { throw ImageError(.invalidArgument, "\(path): raw .yuv needs --size WxH and --layout") }
-        let image = try read(path)
+    static func readForDocuments(_ path: String, raw: Raw?, settings: Settings, result: inout FileResult) throws(ImageError) -> PixelBuffer {
+        let image = try read(path, raw: raw, settings: settings, result: &result)
         return image.format == .rgb8 ? try image.converted(to: .rgba8) : image
     }
 
     // MARK: writing
 
-    /// Writes by extension. `.ppm` takes gray, RGB or RGBA (alpha dropped); `.pgm` gray;
-    /// `.pam`/`.pnm` what PNM holds; `.yuv` I420/NV12; `.jpg` gray, RGB, RGBA or YUV.
-    static func write(_ image: borrowing PixelBuffer, to path: String, quality: Int = 90) throws(ImageError) {
-        switch try kind(of: path) {
+    /// Writes by extension, converting where the extension asks for another format: `.pgm`
+    /// gray (luma of colour), `.ppm` RGB (alpha dropped, gray spread), `.pam`/`.pnm` gray,
+    /// RGB or RGBA as they are (YUV as RGB), `.yuv` I420/NV12 (`yuvLayout` for non-YUV
+    /// images), `.jpg` gray, RGB, RGBA or YUV planes at `quality`.
+    static func write(_ image: borrowing PixelBuffer, to path: String, quality: Int,
+                      yuvLayout: PixelFormat = .i420, stdoutKind: Kind? = nil) throws(ImageError) {
+        let kind = try outputKind(of: path, stdoutKind: stdoutKind)
+        switch kind {
         case .yuv:
-            try RawYUV.write(image, path: path)
-        case .pnm:
-            guard !image.format.isYUV else { throw ImageError(.unsupported, "\(path): PNM holds gray, RGB or RGBA, not \(image.format); write .yuv") }
-            if ext(path) == "ppm" && image.format != .rgb8 {
-                try PNM.write(try image.converted(to: .rgb8), path: path)
-            } else if ext(path) == "pgm" && image.format != .gray8 {
-                throw ImageError(.unsupported, "\(path): .pgm holds gray, not \(image.format); use .ppm or .pam")
+            if image.format.isYUV {
+                try writeOutput(path) { (f: OutputFile) throws(ImageError) in try RawYUV.write(image, fileDescriptor: f.fd, name: path) }
             } else {
-                try PNM.write(image, path: path)
+                let yuv = try image.converted(to: yuvLayout)
+                try writeOutput(path) { (f: OutputFile) throws(ImageError) in try RawYUV.write(yuv, fileDescriptor: f.fd, name: path) }
+            }
+        case .pnm:
+            let want: PixelFormat? = switch ext(path) {
+            case "pgm": .gray8
+            case "ppm": .rgb8
+            default: image.format.isYUV ? .rgb8 : nil
+            }
+            if let want, want != image.format {
+                let converted = try image.converted(to: want)
+                try writeOutput(path) { (f: OutputFile) throws(ImageError) in try PNM.write(converted, fileDescriptor: f.fd, name: path) }
+            } else {
+                try writeOutput(path) { (f: OutputFile) throws(ImageError) in try PNM.write(image, fileDescriptor: f.fd, name: path) }
             }
         case .jpeg:
             let bytes = try JPEG.encode(image, options: .init(quality: quality))
-            try writeFile(bytes, path: path)
+            try writeBytes(bytes, to: path)
         }
     }
 
-    static func write(_ image: borrowing PixelBuffer, path: String) throws(ImageError) { try write(image, to: path) }
-
-    static func writeFile(_ bytes: [UInt8], path: String) throws(ImageError) {
-        guard let f = fopen(path, "wb") else { throw ImageError(.io, "\(path): \(String(cString: strerror(errno)))") }
-        let ok = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) == $0.count }
-        guard fclose(f) == 0 && ok else { unlink(path); throw ImageError(.io, "\(path): write failed") }
+    /// Writes encoded bytes atomically.
+    static func writeBytes(_ bytes: [UInt8], to path: String) throws(ImageError) {
+        try writeOutput(path) { (f: OutputFile) throws(ImageError) in try f.write(bytes) }
     }
 }

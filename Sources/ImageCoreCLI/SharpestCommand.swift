@@ -1,83 +1,67 @@
-import ArgumentParser
-import Foundation
 import ImageCore
 
 /// `imagecore sharpest FILES… [--json] [--laplacian-dir DIR]`: burst sharpness ranking.
-struct SharpestCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sharpest",
-        abstract: "Rank JPEGs by sharpness (Laplacian standard deviation of the luma at about 1280 px).",
-        discussion: "Prints the files sharpest first, one 'SCORE PATH' line each (or JSON with --json). Inputs are files or directories. With --laplacian-dir, writes each image's Laplacian view (clipped, gamma 1/2.2, upright) as NAME.laplacian.jpg. A file that fails is reported on one line; the exit status is 1 if any failed.")
+enum SharpestCommand {
+    static let spec = CommandSpec(
+        name: "sharpest", abstract: "Rank JPEGs by sharpness (Laplacian standard deviation of the luma at about 1280 px).",
+        discussion: "Prints the files sharpest first, one 'SCORE PATH' line each, or with --json one object per file in rank order: {\"input\", \"rank\", \"score\", \"scale\", \"width\", \"height\", \"ms\", \"error\"} (failed files last, rank null). With --laplacian-dir, writes each image's Laplacian view (clipped, gamma 1/2.2, upright) as NAME.laplacian.jpg.",
+        positionals: [PositionalSpec(name: "inputs", help: "JPEG files or folders.", many: true, optional: true)],
+        options: [
+            .value("laplacian-dir", "DIR", "Folder for the Laplacian views (created if missing).", completion: .directory),
+            .value("long-side", "N", "Long side the decode scale aims at.", default: "1280"),
+        ] + CommonOptions.inputsOnly + CommonOptions.jpegOutput + CommonOptions.process, run: run)
 
-    @Argument(help: "JPEG files or directories.")
-    var inputs: [String]
-
-    @Flag(help: "Print JSON: {\"ranking\": [{\"path\", \"score\", \"scale\", \"width\", \"height\"}], \"failed\": [{\"path\", \"error\"}]}.")
-    var json = false
-
-    @Option(help: "Directory for the Laplacian views.")
-    var laplacianDir: String?
-
-    @Option(help: "Long side the decode scale aims at.")
-    var longSide: Int = 1280
-
-    @Option(help: "Worker threads (0: one per core).")
-    var workers: Int = 0
-
-    func run() throws {
-        let files = Batch.expand(inputs)
-        let progress = Batch.Progress(total: files.count, verb: "scored")
-        let dir = laplacianDir
+    static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let settings = try Settings(a)
+        let longSide = try a.int("long-side", default: 1280, 1...65535)
+        let workers = try a.int("workers", default: 0, 0...1024)
+        let files = try Batch.plan(a, BatchShape(writesFiles: false, accept: ImageFiles.isJPEGName)).map(\.input.path)
+        let dir = a.string("laplacian-dir")
+        settings.apply()
         var display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)? = nil
-        if let d = dir {
+        if let dir {
+            let q = settings.quality
             display = { (i: Int, view: borrowing PixelBuffer) throws(ImageError) -> Void in
-                try Self.writeView(view, for: files[i], directory: d)
+                let base = files[i].split(separator: "/").last.map(String.init) ?? files[i]
+                let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+                try ImageFiles.writeBytes(try JPEG.encode(view, options: .init(quality: q)), to: Folders.join(dir, stem + ".laplacian.jpg"))
             }
         }
+        let start = nowMilliseconds()
         let ranking = BurstRanking.rank(count: files.count, options: .init(targetLongSide: longSide, workers: workers),
-                                        load: { (i: Int) throws(ImageError) -> [UInt8] in try Batch.read(files[i]) },
-                                        display: display,
-                                        finished: { e in
-                                            switch e.result {
-                                            case .success(let s): progress.finish(files[e.index], error: nil, note: String(format: ": %.4f", s.standardDeviation))
-                                            case .failure(let err): progress.finish(files[e.index], error: err)
-                                            }
-                                        })
-        if json {
-            var rows: [String] = []
-            for i in ranking.order {
-                let e = ranking.entries[i]
-                guard case .success(let s) = e.result else { continue }
-                rows.append("{\"path\": \(Self.quote(files[i])), \"score\": \(s.standardDeviation), \"scale\": \(e.scale), \"width\": \(e.width), \"height\": \(e.height)}")
-            }
-            var failed: [String] = []
-            for e in ranking.entries { if case .failure(let err) = e.result { failed.append("{\"path\": \(Self.quote(files[e.index])), \"error\": \(Self.quote("\(err)"))}") } }
-            print("{\"ranking\": [\(rows.joined(separator: ", "))], \"failed\": [\(failed.joined(separator: ", "))]}")
-        } else {
-            for i in ranking.order {
-                if case .success(let s) = ranking.entries[i].result { print(String(format: "%.4f ", s.standardDeviation) + files[i]) }
+                                        load: { (i: Int) throws(ImageError) -> [UInt8] in try ImageFiles.bytes(files[i]) },
+                                        display: display, finished: { _ in })
+        let ms = nowMilliseconds() - start
+        var failed = 0
+        for (rank, i) in ranking.order.enumerated() {
+            let e = ranking.entries[i]
+            guard case .success(let s) = e.result else { continue }
+            if settings.json {
+                var o = JSONObject()
+                o.add("input", files[i]); o.add("rank", rank + 1); o.add("score", s.standardDeviation)
+                o.add("scale", e.scale); o.add("width", e.width); o.add("height", e.height)
+                o.addRaw("warnings", "[]"); o.add("ms", Double(Int(ms)) / Double(max(1, files.count)))
+                o.add("error", nil as String?)
+                Console.out(o.text)
+            } else {
+                Console.out(fixed(s.standardDeviation, 4) + " " + files[i])
             }
         }
-        if ranking.order.count < files.count { throw ExitCode(1) }
-    }
-
-    static func writeView(_ view: borrowing PixelBuffer, for path: String, directory: String) throws(ImageError) {
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
-        let name = (directory.hasSuffix("/") ? directory : directory + "/") + stem + ".laplacian.jpg"
-        try ImageFiles.writeFile(try JPEG.encode(view, options: .init(quality: 90)), path: name)
-    }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
+        for e in ranking.entries {
+            guard case .failure(let err) = e.result else { continue }
+            failed += 1
+            let error = ImageFiles.named(files[e.index], err)
+            Console.err("imagecore: \(error)")
+            if settings.json {
+                var o = JSONObject()
+                o.add("input", files[e.index]); o.add("rank", nil as String?)
+                o.addRaw("warnings", "[]"); o.add("error", "\(error)")
+                Console.out(o.text)
             }
         }
-        return out + "\""
+        if files.count > 1 && !settings.quiet {
+            Console.err("imagecore sharpest: \(files.count - failed) ranked" + (failed > 0 ? ", \(failed) failed" : ""))
+        }
+        return failed > 0 ? ExitStatus.failures : ExitStatus.ok
     }
 }

@@ -1,55 +1,31 @@
-import ArgumentParser
 import ImageCore
 
-/// `imagecore thumbnail IN… --size 256 [-o DIR]`: streamed JPEG thumbnails, in parallel.
-struct ThumbnailCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "thumbnail",
-        abstract: "Make upright JPEG thumbnails of JPEG files (streamed decode at the DCT scale the size allows).",
-        discussion: "Inputs are files or directories (their .jpg/.jpeg files). Each thumbnail fits in SIZE x SIZE (or WxH), EXIF orientation applied, and is written as NAME.thumb.jpg beside the input or in -o DIR. A file that fails is reported on one line and the rest go on; the exit status is 1 if any failed.")
+/// `imagecore thumbnail IN… --size 256 [-o DIR|TEMPLATE]`: streamed JPEG thumbnails, in parallel.
+enum ThumbnailCommand {
+    static let spec = CommandSpec.files(
+        "thumbnail", "Make upright JPEG thumbnails of JPEG files (streamed decode at the DCT scale the size allows).",
+        discussion: "Inputs are files, folders (their .jpg/.jpeg files; -r for subfolders) and --files-from lists. Each thumbnail fits in SIZE x SIZE (or WxH), EXIF orientation applied, and is written as {dir}/{stem}.thumb.jpg (beside the input) unless -o says otherwise. With -o DIR the name is DIR/{reldir}/{stem}.thumb.jpg.",
+        positionals: [PositionalSpec(name: "inputs", help: "JPEG files or folders ('-': standard input, with -o -).", many: true, optional: true)],
+        options: [.value("size", "N|WxH", "The box to fit.", default: "256")], jpeg: true, run: run)
 
-    @Argument(help: "JPEG files or directories.")
-    var inputs: [String]
-
-    @Option(help: "The box to fit: N (N x N) or WxH.")
-    var size: String = "256"
-
-    @Option(name: .shortAndLong, help: "Output directory (default: beside each input).")
-    var output: String?
-
-    @Option(help: "JPEG quality of the thumbnails.")
-    var quality: Int = 85
-
-    @Option(help: "Worker threads (0: one per core).")
-    var workers: Int = 0
-
-    func run() throws {
-        let box: (Int, Int)
-        if let n = Int(size) { box = (n, n) } else { box = try ImageFiles.parseSize(size) }
-        let files = Batch.expand(inputs)
-        let progress = Batch.Progress(total: files.count, verb: "thumbnail")
-        let out = output, q = quality
-        WorkerPool.run(count: files.count, workers: workers) { i in
-            let path = files[i]
+    static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let box = try Values.box(a.string("size") ?? "256", option: "size")
+        let quality = try a.int("quality", default: 85, 1...100)
+        let shape = BatchShape(defaultTemplate: "{dir}/{stem}.thumb.jpg", defaultName: "{stem}.thumb.jpg", accept: ImageFiles.isJPEGName)
+        return try runFileCommand(a, shape, verb: "thumbnail") { (job, settings) throws(ImageError) in
+            let out = job.output!
+            guard try ImageFiles.outputKind(of: out, stdoutKind: .jpeg) == .jpeg else { throw ImageError(.invalidArgument, "\(out): thumbnails are JPEG; use .jpg") }
+            let bytes = try ImageFiles.bytes(job.input.path)
+            let t: StreamedThumbnail
             do throws(ImageError) {
-                let bytes = try Batch.read(path)
-                let t = try Thumbnailer.thumbnail(bytes, maxWidth: box.0, maxHeight: box.1)
-                let name = Self.outputName(for: path, directory: out)
-                try ImageFiles.writeFile(try JPEG.encode(t.image, options: .init(quality: q)), path: name)
-                progress.finish(path, error: nil, note: " -> \(name) (\(t.image.width)x\(t.image.height), decoded at \(t.scale)/8)")
-            } catch {
-                progress.finish(path, error: error)
-            }
+                t = try Thumbnailer.thumbnail(bytes, maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions())
+            } catch { throw ImageFiles.named(job.input.path, error) }
+            try ImageFiles.writeBytes(try JPEG.encode(t.image, options: .init(quality: quality)), to: out)
+            var r = FileResult()
+            r.width = t.image.width; r.height = t.image.height; r.scale = t.scale
+            r.note(t.report)
+            r.text = "\(job.input.path) -> \(out) (\(t.image.width)x\(t.image.height), decoded at \(t.scale)/8)"
+            return r
         }
-        if progress.failed > 0 { throw ExitCode(1) }
-    }
-
-    static func outputName(for path: String, directory: String?) -> String {
-        let base = path.split(separator: "/").last.map(String.init) ?? path
-        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
-        let file = stem + ".thumb.jpg"
-        if let directory { return directory.hasSuffix("/") ? directory + file : directory + "/" + file }
-        let dir = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
-        return dir + file
     }
 }

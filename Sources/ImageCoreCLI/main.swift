@@ -1,16 +1,69 @@
-import ArgumentParser
 import ImageCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-struct ImageCoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "imagecore",
-        abstract: "Fast, memory-frugal image tools built on ImageCore.",
-        discussion: "Errors go to standard error as one line, with a non-zero exit status.",
-        version: ImageCoreRuntime.version,
-        subcommands: [Info.self, Convert.self, Decode.self, Encode.self, Rotate.self, LaplacianCommand.self, ResizeCommand.self,
-                      Detect.self, Rectify.self, Enhance.self,
-                      ScanCommand.self, SharpestCommand.self, ThumbnailCommand.self, ContactSheet.self]
-    )
+/// Every subcommand, in the order `--help` lists them.
+nonisolated let commands: [CommandSpec] = [
+    Info.spec, Convert.spec, Decode.spec, Encode.spec, Rotate.spec, LaplacianCommand.spec, ResizeCommand.spec,
+    Detect.spec, Rectify.spec, Enhance.spec, ScanCommand.spec, SharpestCommand.spec, ThumbnailCommand.spec,
+    ContactSheet.spec,
+]
+
+/// Parses the command line, runs the subcommand and returns the exit status. Usage errors
+/// exit 2 before any file is touched.
+func runMain(_ argv: [String]) -> Int32 {
+    guard let first = argv.first else {
+        Console.err(Help.root(commands, version: ImageCoreRuntime.version))
+        return ExitStatus.usage
+    }
+    switch first {
+    case "--version":
+        Console.out(ImageCoreRuntime.version)
+        return ExitStatus.ok
+    case "-h", "--help":
+        Console.out(Help.root(commands, version: ImageCoreRuntime.version))
+        return ExitStatus.ok
+    case "help":
+        if argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) { Console.out(Help.command(c)) } else {
+            Console.out(Help.root(commands, version: ImageCoreRuntime.version))
+        }
+        return ExitStatus.ok
+    case "--generate-completion-script":
+        guard argv.count == 2, let s = Completions.script(argv[1], commands) else {
+            Console.err("imagecore: --generate-completion-script needs bash, zsh or fish")
+            return ExitStatus.usage
+        }
+        Console.out(s)
+        return ExitStatus.ok
+    case "--generate-manual":
+        Console.out(ManPage.render(commands, version: ImageCoreRuntime.version))
+        return ExitStatus.ok
+    default: break
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+        Console.err("imagecore: unknown subcommand '\(first)'; see 'imagecore --help'")
+        return ExitStatus.usage
+    }
+    do throws(CLIError) {
+        let args = try parseArguments(Array(argv.dropFirst()), for: command)
+        if args.flag("help") {
+            Console.out(Help.command(command))
+            return ExitStatus.ok
+        }
+        return try command.run(args)
+    } catch {
+        switch error {
+        case .usage(let m):
+            Console.err("imagecore: \(m)")
+            return ExitStatus.usage
+        case .failed(let m):
+            Console.err("imagecore: \(m)")
+            return ExitStatus.failures
+        }
+    }
 }
 
-ImageCoreCommand.main()
+exit(runMain(Array(CommandLine.arguments.dropFirst())))

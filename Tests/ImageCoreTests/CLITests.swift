@@ -9,8 +9,11 @@ import Testing
 struct CLITests {
     struct Output { var status: Int32; var stdout: String; var stderr: String }
 
+    /// The `imagecore` built beside the tests, or `IMAGECORE_CLI` (the installed, statically
+    /// linked binary: `make install-check` runs the CLI suites against it).
     static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("imagecore")
+        if let path = ProcessInfo.processInfo.environment["IMAGECORE_CLI"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("imagecore")
     }
 
     static func run(_ args: [String]) throws -> Output {

@@ -101,7 +101,7 @@ struct DocumentCLITests {
         let cases: [[String]] = [
             ["rectify", c.pgm, o, "--corners", "1,2,3"],
             ["rectify", c.pgm, o, "--corners", "0,0,100,0,10,10,0,100"], // not convex
-            ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--paper", "a4"],
+            ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--paper", "a4", "--size", "10x10"],
             ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--orientation", "9"],
             ["rectify", c.pgm, o, "--corners", "0,0,100,0,100,100,0,100", "--interpolation", "nearest"],
             ["rectify", c.pgm, dir.appendingPathComponent("o.bmp").path, "--corners", "0,0,100,0,100,100,0,100"],

@@ -64,8 +64,10 @@ struct PipelineCLITests {
         #expect(v1.width == 300 && v1.height == 440, "the view of the 'right'-tagged file is upright")
         let j = try CLITests.run(["sharpest", "--json"] + files.dropLast())
         #expect(j.status == 0)
-        let obj = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as! [String: Any]
-        #expect((obj["ranking"] as! [Any]).count == 3)
+        let rows = try j.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(rows.count == 3)
+        #expect(rows.map { $0["rank"] as! Int } == [1, 2, 3])
+        #expect(zip(rows.map { $0["score"] as! Double }, scores).allSatisfy { abs($0 - $1) < 1e-4 }, "the JSON ranking is the text ranking")
     }
 
     @Test("scan: given corners, paper size, gray mode; bad input is one line and exit 1")

@@ -11,6 +11,9 @@ public struct StreamedThumbnail: ~Copyable {
     public var decodedHeight: Int
     /// The file's EXIF orientation, applied to ``image``.
     public var orientation: Orientation
+    /// What the decoder reported: its warnings (recoverable corruption such as a truncated
+    /// file, whose missing rows decode grey).
+    public var report: JPEG.DecodeReport
 
     /// Ends the record and hands out the image.
     public consuming func take() -> PixelBuffer { image }
@@ -34,7 +37,7 @@ public enum Thumbnailer {
     ///   `.invalidArgument` for a size < 1.
     public static func thumbnail(_ jpeg: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int,
                                  format: PixelFormat = .rgba8, minResidual: Double = 1,
-                                 bandRows: Int = 16) throws(ImageError) -> StreamedThumbnail {
+                                 bandRows: Int = 16, limits: JPEG.DecodeOptions = .init()) throws(ImageError) -> StreamedThumbnail {
         guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
         guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
         let info = try JPEG.info(jpeg)
@@ -43,7 +46,10 @@ public enum Thumbnailer {
         let out = try ResizeGeometry.fit(width: info.width, height: info.height, maxWidth: tw, maxHeight: th, upscale: false)
         let scale = try JPEG.pickScale(width: info.width, height: info.height, targetWidth: out.width,
                                        targetHeight: out.height, minResidual: minResidual)
-        let options = JPEG.DecodeOptions(scale: .eighths(scale), bandRows: bandRows)
+        var options = limits
+        options.scale = .eighths(scale)
+        options.crop = nil
+        options.bandRows = bandRows
         let decoded = try JPEG.decodedSize(jpeg, format: format, options: options)
         var resizer = try StreamingResizer(format: format, sourceWidth: decoded.width, sourceHeight: decoded.height,
                                            width: out.width, height: out.height)
@@ -68,15 +74,16 @@ public enum Thumbnailer {
             image.orientation = .up
         }
         return StreamedThumbnail(image: image, scale: scale, decodedWidth: decoded.width, decodedHeight: decoded.height,
-                         orientation: report.orientation)
+                         orientation: report.orientation, report: report)
     }
 
     /// ``thumbnail(_:maxWidth:maxHeight:format:minResidual:bandRows:)-(UnsafeRawBufferPointer,_,_,_,_,_)``
     /// for bytes in an array (lent in place).
     public static func thumbnail(_ jpeg: [UInt8], maxWidth: Int, maxHeight: Int, format: PixelFormat = .rgba8,
-                                 minResidual: Double = 1, bandRows: Int = 16) throws(ImageError) -> StreamedThumbnail {
+                                 minResidual: Double = 1, bandRows: Int = 16, limits: JPEG.DecodeOptions = .init()) throws(ImageError) -> StreamedThumbnail {
         try JPEG.withBytes(jpeg) { raw throws(ImageError) in
-            try thumbnail(raw, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual, bandRows: bandRows)
+            try thumbnail(raw, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual, bandRows: bandRows,
+                          limits: limits)
         }
     }
 }
