@@ -244,5 +244,20 @@ if __name__ == "__main__":
         base = status_kb("VmRSS:")
         run()
         print(json.dumps({"baseline_kb": base, "hwm_kb": status_kb("VmHWM:")}))
+    elif len(sys.argv) == 5 and sys.argv[1] == "once":
+        # One workload once, as a whole process (process.py times and measures it from outside).
+        _, _, workload, peer, path = sys.argv
+        run, _ = RSS_WORKLOADS[(workload, peer)](path)
+        run()
+    elif len(sys.argv) == 4 and sys.argv[1] == "import":
+        # The same process with its imports and setup but no work: the peer's baseline.
+        _, _, workload, peer = sys.argv
+        # NumPy is imported at the top of this file, as for the work; then what make() imports.
+        if peer == "OpenCV":
+            cv()
+        if peer in ("OpenCV", "Pillow"):
+            from PIL import Image  # noqa: F401
+        if peer == "libvips":
+            import pyvips  # noqa: F401
     else:
-        sys.exit("usage: peers.py rss WORKLOAD PEER INPUT.jpg")
+        sys.exit("usage: peers.py rss|once WORKLOAD PEER INPUT.jpg | peers.py import WORKLOAD PEER")

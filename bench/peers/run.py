@@ -22,6 +22,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 OUT = os.path.join(HERE, "out")
 sys.path.insert(0, HERE)
 import peers  # noqa: E402
+import process  # noqa: E402
 import reference as ref  # noqa: E402
 
 # ImageCore's bench workload for each comparison; a name the bench does not list yet is
@@ -387,17 +388,44 @@ def update_readme(md, chart_rel):
         f.write(text)
 
 
+def update_readme_process(md):
+    """Replaces the README's whole-process table (between its markers)."""
+    readme = os.path.join(ROOT, "README.md")
+    with open(readme) as f:
+        text = f.read()
+    begin, end = "<!-- process:begin -->", "<!-- process:end -->"
+    if begin in text:
+        text = text[:text.index(begin)] + f"{begin}\n{md}{end}" + text[text.index(end) + len(end):]
+        with open(readme, "w") as f:
+            f.write(text)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("images", nargs="*")
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=3, help="peers and ImageCore measured this many times, alternating")
     ap.add_argument("--update-readme", action="store_true")
+    ap.add_argument("--process-rounds", type=int, default=15, help="alternating rounds of the whole-process rows")
+    ap.add_argument("--only-process", action="store_true", help="only the whole-process rows (W1, W2, start-up)")
     a = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     bindir = build()
+    jpgs = prepare_inputs(bindir, a.images)
+    # Whole processes (W1, W2, start-up) on the built-in image.
+    from PIL import Image as _I
+    w0, h0 = _I.open(jpgs[0]).size
+    corners = ",".join(f"{v:.0f}" for v in peers.scan_corners(w0, h0).flatten())
+    proc_md = process.markdown(process.run(jpgs[0], corners, sys.executable, a.process_rounds), a.process_rounds)
+    print(proc_md, flush=True)
+    with open(os.path.join(OUT, "process.md"), "w") as f:
+        f.write(proc_md)
+    if a.only_process:
+        if a.update_readme:
+            update_readme_process(proc_md)
+        return
     all_results = []
-    for jpg in prepare_inputs(bindir, a.images):
+    for jpg in jpgs:
         print(f"== {jpg}", flush=True)
         # Rounds, alternating which side runs first: on a shared machine memory bandwidth and
         # clocks drift over a minute, and one side measured entirely before the other took
@@ -429,6 +457,7 @@ def main():
     chart(first["results"], os.path.join(HERE, "results.svg"))
     if a.update_readme:
         update_readme(md, "bench/peers/results.svg")
+        update_readme_process(proc_md)
     print(f"wrote {OUT}/results.json, results.md and bench/peers/results.svg")
 
 

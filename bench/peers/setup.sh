@@ -4,7 +4,7 @@
 # with OpenCV, Pillow, pyvips, NumPy, SciPy and matplotlib from PyPI.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-"$here/../../scripts/deps.sh" libvips42 libyuv-dev libturbojpeg0-dev python3-venv time
+"$here/../../scripts/deps.sh" libvips42 libvips-tools libyuv-dev libturbojpeg0-dev python3-venv time
 if [[ ! -x "$here/.venv/bin/python" ]]; then
     python3 -m venv "$here/.venv"
 fi

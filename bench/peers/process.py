@@ -1,0 +1,109 @@
+"""Whole-process figures for `make peers`: how a user, a shell loop or a batch engine meets
+each program. W1 (12 MP JPEG -> 256 px thumbnail) and W2 (scan with given corners -> A4 at
+150 dpi) run as separate processes: the C floor program (bench/peers/tj_floor.c, read + 1/8
+tjDecompress2), the installed-style `imagecore` (static Swift stdlib), vipsthumbnail, and
+Pillow / OpenCV scripts (python peers.py once ...); plus `imagecore --version` start-up.
+
+Every run goes through proc_run (a small C launcher: fork, exec, wait4), so the peak RSS is
+the program's own and not a big parent's inherited high-water mark. Runs alternate program by
+program (A B C A B C ...), rotating the order each round; figures are medians. For the Python
+peers, the same script with its imports and no work gives the baseline, and "above baseline"
+is the peak minus that baseline's median peak.
+"""
+import os
+import statistics
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+OUT = os.path.join(HERE, "out")
+
+
+def build_static_cli():
+    """The CLI as `make install` builds it: --static-swift-stdlib, release."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "imagecore", "--static-swift-stdlib",
+                    "--build-path", ".build-static"], cwd=ROOT, check=True, capture_output=True)
+    return os.path.join(ROOT, ".build-static", "release", "imagecore")
+
+
+def build_tools():
+    bindir = os.path.join(OUT, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    for prog, libs in (("proc_run", []), ("tj_floor", ["-lturbojpeg"])):
+        subprocess.run(["cc", "-O2", "-o", os.path.join(bindir, prog), os.path.join(HERE, prog + ".c")] + libs,
+                       check=True, capture_output=True)
+    return bindir
+
+
+def once(launcher, cmd, env):
+    r = subprocess.run([launcher] + cmd, capture_output=True, text=True, check=True, env=env)
+    ms, kib, status = r.stdout.split()
+    if status != "0":
+        raise RuntimeError(f"{' '.join(cmd)} exited {status}")
+    return float(ms), int(kib) / 1024
+
+
+def measure(programs, rounds, launcher, env):
+    """{name: (median ms, median peak MiB)} over `rounds` alternating rounds (plus one
+    unmeasured warm-up each)."""
+    names = list(programs)
+    for n in names:
+        once(launcher, programs[n], env)
+    samples = {n: [] for n in names}
+    for k in range(rounds):
+        order = names[k % len(names):] + names[:k % len(names)]
+        for n in order:
+            samples[n].append(once(launcher, programs[n], env))
+    return {n: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v)) for n, v in samples.items()}
+
+
+def run(jpg, corners, py, rounds=15):
+    """The whole-process rows for one input: a list of dicts."""
+    bindir = build_tools()
+    cli = build_static_cli()
+    launcher = os.path.join(bindir, "proc_run")
+    tmp = os.path.join(OUT, "process")
+    os.makedirs(tmp, exist_ok=True)
+    env = dict(os.environ, IC_NUM_THREADS="1", OMP_NUM_THREADS="1", VIPS_CONCURRENCY="1")
+    peers_py = os.path.join(HERE, "peers.py")
+    w1 = {
+        "C floor: tjDecompress2 at 1/8": [os.path.join(bindir, "tj_floor"), jpg],
+        "imagecore thumbnail": [cli, "thumbnail", jpg, "--size", "256", "-o", os.path.join(tmp, "ic.jpg")],
+        "vipsthumbnail": ["vipsthumbnail", jpg, "-s", "256", "-o", os.path.join(tmp, "vips.jpg")],
+        "Pillow": [py, peers_py, "once", "W1", "Pillow", jpg],
+        "OpenCV": [py, peers_py, "once", "W1", "OpenCV", jpg],
+        "imagecore --version": [cli, "--version"],
+    }
+    w2 = {
+        "imagecore scan": [cli, "scan", jpg, os.path.join(tmp, "scan.jpg"), "--corners", corners,
+                           "--paper", "a4", "--dpi", "150", "--mode", "color"],
+        "OpenCV": [py, peers_py, "once", "W2", "OpenCV", jpg],
+        "Pillow": [py, peers_py, "once", "W2", "Pillow", jpg],
+    }
+    base = {"Pillow": [py, peers_py, "import", "W1", "Pillow"], "OpenCV": [py, peers_py, "import", "W1", "OpenCV"]}
+    rows = []
+    m1 = measure({**w1, **{f"{k} (imports only)": v for k, v in base.items()}}, rounds, launcher, env)
+    m2 = measure(w2, rounds, launcher, env)
+    floor_ms = m1["C floor: tjDecompress2 at 1/8"][0]
+    for workload, m, names in (("W1", m1, w1), ("W2", m2, w2)):
+        ic = m["imagecore thumbnail" if workload == "W1" else "imagecore scan"]
+        for name in names:
+            ms, mib = m[name]
+            b = m1.get(f"{name} (imports only)")
+            rows.append({"workload": workload, "program": name, "ms": ms, "peak_mib": mib,
+                         "above_baseline_mib": (mib - b[1]) if b else None,
+                         "baseline_ms": b[0] if b else None, "ratio_ic": ic[0] / ms if ms else None,
+                         "ratio_floor": ms / floor_ms if workload == "W1" else None})
+    return rows
+
+
+def markdown(rows, rounds):
+    lines = [f"Whole processes, one thread each, median of {rounds} alternating runs (launcher: `bench/peers/proc_run.c`, "
+             "fork + exec + wait4). The Python peers' baseline is the same script with its imports and no work.", "",
+             "| workload | program | wall ms | × C floor | ImageCore / it | peak RSS MiB | above import baseline MiB |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        f = lambda v, d=2: "—" if v is None else f"{v:.{d}f}"  # noqa: E731
+        lines.append(f"| {r['workload']} | {r['program']} | {f(r['ms'], 1)} | {f(r['ratio_floor'])} | {f(r['ratio_ic'])} | "
+                     f"{f(r['peak_mib'], 1)} | {f(r['above_baseline_mib'], 1)} |")
+    return "\n".join(lines) + "\n"
