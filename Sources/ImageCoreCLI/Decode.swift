@@ -53,6 +53,7 @@ enum Decode {
             var o = chosen
             let limits = settings.decodeOptions()
             o.maxPixels = limits.maxPixels; o.strict = limits.strict; o.maxMemory = limits.maxMemory
+            o.minValidShare = limits.minValidShare
             var r = FileResult()
             let bytes = try ImageFiles.bytes(job.input.path)
             let image: PixelBuffer

@@ -159,12 +159,21 @@ struct CLIBatchTests {
         #expect(obj["width"] as? Int == 160 && obj["format"] as? String == "jpeg" && obj["subsampling"] as? String == "4:2:0")
     }
 
-    @Test("a truncated JPEG warns with the file name (counted in JSON and the summary); --strict makes it a failure")
+    @Test("a truncated JPEG warns with the file name (counted in JSON and the summary); --strict makes it a failure; too little data fails unless --allow-truncated")
     func truncatedWarns() throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let full = JPEGFixtures.photo(width: 320, height: 240, quality: 95)
-        try Self.write(Array(full.prefix(full.count / 2)), dir + "/cut.jpg")
+        try Self.write(Array(full.prefix(full.count * 8 / 10)), dir + "/cut.jpg")
+        try Self.write(Array(full.prefix(full.count / 5)), dir + "/stub.jpg")
+        for command in [["decode", dir + "/stub.jpg", dir + "/stub.ppm"], ["thumbnail", dir + "/stub.jpg", "--size", "64"]] {
+            let r = try CLITests.run(command)
+            #expect(r.status == 1 && r.stderr.contains("stub.jpg"), "\(command): \(r.stderr)")
+            let allowed = try CLITests.run(command + ["--allow-truncated"])
+            #expect(allowed.status == 0 && allowed.stderr.hasPrefix("imagecore: warning: \(dir)/stub.jpg: "), "\(allowed.stderr)")
+            let low = try CLITests.run(command + ["--min-valid", "0.1"])
+            #expect(low.status == 0, "\(low.stderr)")
+        }
         try Self.write(full, dir + "/whole.jpg")
         for command in [["decode", dir + "/cut.jpg", dir + "/cut.ppm"], ["thumbnail", dir + "/cut.jpg", "--size", "64"]] {
             let r = try CLITests.run(command)

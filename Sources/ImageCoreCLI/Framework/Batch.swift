@@ -30,7 +30,8 @@ struct FileResult {
     mutating func note(_ report: JPEG.DecodeReport) {
         if report.warnings > 0 {
             warningCount += report.warnings
-            warnings.append(report.lastWarning ?? "corrupt data")
+            let rows = report.validRows < report.height ? " (\(report.validRows) of \(report.height) rows from data)" : ""
+            warnings.append((report.lastWarning ?? "corrupt data") + rows)
         }
     }
 }

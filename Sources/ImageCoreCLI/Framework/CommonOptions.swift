@@ -16,6 +16,8 @@ enum CommonOptions {
         .value("max-memory", "BYTES", "Budget of pixel memory for the whole process (and libjpeg's coefficient buffer), e.g. 512M; above it a file fails before allocating.",
                default: "none"),
         .flag("strict", "Treat decoder warnings (truncated or corrupt data that was recovered) as failures."),
+        .flag("allow-truncated", "Accept JPEGs whose data runs out before half of their rows (the missing rows decode grey; still a warning)."),
+        .value("min-valid", "SHARE", "Smallest share 0...1 of a JPEG's rows that must come from real data; below it the file fails.", default: "0.5"),
         .value("threads", "N", "Threads of the C core for one image (0: one per core). Default from IC_NUM_THREADS.", default: "0"),
         .flag("json", "Print one JSON object per file on standard output (input, output, sizes, decode scale, warnings, milliseconds, error)."),
         .flag("quiet", short: "q", "Print no progress, per-file notes or summary on standard error (errors and warnings still)."),
@@ -62,6 +64,8 @@ struct Settings {
     var maxPixels = 100_000_000
     var maxMemory = 0
     var strict = false
+    /// Share of a JPEG's rows that must decode from real data (the library's data-sanity rule).
+    var minValidShare = JPEG.DecodeOptions().minValidShare
     var threads = 0
     var json = false
     var quiet = false
@@ -74,6 +78,11 @@ struct Settings {
         maxPixels = try a.int("max-pixels", default: maxPixels, 1...Int(Int32.max) * 4)
         maxMemory = try a.bytes("max-memory") ?? 0
         strict = a.flag("strict")
+        if let share = try a.double("min-valid", 0...1) { minValidShare = share }
+        if a.flag("allow-truncated") {
+            guard !a.has("min-valid") else { throw .usage("--allow-truncated and --min-valid exclude each other") }
+            minValidShare = 0
+        }
         threads = try a.int("threads", default: 0, 0...1024)
         json = a.flag("json")
         quiet = a.flag("quiet")
@@ -89,6 +98,6 @@ struct Settings {
 
     /// Decode options carrying the limits.
     func decodeOptions() -> JPEG.DecodeOptions {
-        JPEG.DecodeOptions(maxPixels: maxPixels, strict: strict, maxMemory: maxMemory)
+        JPEG.DecodeOptions(maxPixels: maxPixels, strict: strict, maxMemory: maxMemory, minValidShare: minValidShare)
     }
 }
