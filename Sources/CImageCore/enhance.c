@@ -32,7 +32,7 @@ typedef struct enh {
 
 static inline uint8_t map_value(float v, float inv, float b, float scale) {
     float o = (v * inv - b) * scale + 0.5f;
-    return o <= 0 ? 0 : o >= 255 ? 255 : (uint8_t)o;
+    return !(o > 0) ? 0 : o >= 255 ? 255 : (uint8_t)o; /* NaN -> 0, never converted */
 }
 
 static inline int32_t luma(const uint8_t *p) { return (77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8; }
@@ -233,6 +233,9 @@ static void background(enh *e) {
     if (w > 1.2f) w = 1.2f;
     if (w - b < 0.2f) b = w - 0.2f;
     if (b < 0) b = 0;
+    /* A page with no light at all (w near 0) would leave no span and an infinite scale
+     * (issue #12: NaN converted to uint8_t for an all-zero page): keep white >= black + 0.2. */
+    if (w - b < 0.2f) w = b + 0.2f;
     e->b = b;
     e->scale = 255.0f / (w - b);
 }

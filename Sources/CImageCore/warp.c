@@ -142,8 +142,8 @@ static void prefetch_span(const ic_warp_plane *p, int32_t x0, int32_t n, int32_t
     if (!isfinite(sxa) || !isfinite(sya) || !isfinite(sxb) || !isfinite(syb)) return;
     if (fabs(syb - sya) > 0.25 * fabs(sxb - sxa)) return; /* not along rows */
     const double line = 64.0 / p->channels; /* pixels per cache line */
-    int32_t steps = (int32_t)(fabs(sxb - sxa) / line) + 1;
-    if (steps > n) steps = n;
+    const double lines = fabs(sxb - sxa) / line;
+    const int32_t steps = lines < n ? (int32_t)lines + 1 : n; /* no out-of-range conversion */
     for (int32_t i = 0; i <= steps; i++) {
         double t = (double)i / steps;
         double sx = sxa + t * (sxb - sxa) - 0.5, sy = sya + t * (syb - sya) - 0.5;
@@ -268,11 +268,19 @@ ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homog
     double m[9];
     memcpy(m, h->m, sizeof m);
     /* The warp only evaluates the map forwards, so any finite matrix is usable (a singular
-     * one gives a degenerate but well-defined picture); only the zero matrix is refused. */
+     * one gives a degenerate but well-defined picture); only the zero matrix is refused.
+     * Extreme entries (issue #12: 1e300 overflowed a position's conversion to int) are
+     * handled here, once: H is scaled by a power of two (exact, and a homography is defined
+     * up to scale) so that its largest entry lies in [0.5, 1). Then u, v and w of every
+     * destination pixel (|coordinates| < 2^17) stay finite, and the kernels' range checks
+     * send positions beyond the source, however large, to the fill value. */
     {
-        int nonzero = 0;
-        for (int i = 0; i < 9; i++) nonzero |= m[i] != 0;
-        if (!nonzero) return IC_ERR_INVALID_ARGUMENT;
+        double big = 0;
+        for (int i = 0; i < 9; i++) big = fabs(m[i]) > big ? fabs(m[i]) : big;
+        if (big == 0) return IC_ERR_INVALID_ARGUMENT;
+        int e;
+        (void)frexp(big, &e);
+        for (int i = 0; i < 9; i++) m[i] = ldexp(m[i], -e);
     }
     /* Sign: w > 0 at the destination's centre (else at the first corner where w != 0). */
     {

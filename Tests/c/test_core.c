@@ -918,6 +918,81 @@ static void test_resize_stream(void) {
     free_img(&s); free_img(&d); free_img(&other);
 }
 
+
+/* ---- undefined behaviour found by fuzzing (issue #12, defect 5) ------------------------
+ * Under `make sanitize` (UBSan with float-cast-overflow) the conversions themselves abort;
+ * everywhere the outputs are checked. */
+
+static void test_ub_regressions(void) {
+    /* enhance: an all-zero page had white point = black point, scale = inf, and 0 * inf = NaN
+     * converted to uint8_t. Black stays black; a constant page stays constant per mode. */
+    static const ic_enhance_mode modes[] = {IC_ENHANCE_COLOR, IC_ENHANCE_GRAY, IC_ENHANCE_BW};
+    const uint32_t mask = ic_get_cpu_mask();
+    for (int scalar = 0; scalar < 2; scalar++) {
+        ic_set_cpu_mask(scalar ? 0 : mask);
+        for (int mi = 0; mi < 3; mi++) {
+            CTX("enhance all-zero page, mode %d, scalar %d", (int)modes[mi], scalar);
+            uint8_t *page = (uint8_t *)xmalloc(100 * 100);
+            memset(page, 0, 100 * 100);
+            ic_image im = {IC_FORMAT_GRAY8, IC_ALPHA_STRAIGHT, 100, 100, {{page, 100}}};
+            ic_enhance_options o;
+            memset(&o, 0, sizeof o);
+            o.mode = modes[mi];
+            size_t scratch_size = 0;
+            CHECK_ST(ic_enhance_scratch_size(100, 100, &o, &scratch_size), IC_OK);
+            void *scratch = xmalloc(scratch_size);
+            CHECK_ST(ic_enhance_page(&im, &o, scratch, scratch_size), IC_OK);
+            CHECK(all_bytes(page, 100 * 100, 0));
+            free(scratch);
+            free(page);
+        }
+    }
+    ic_set_cpu_mask(mask);
+
+    /* warp: H = {1e300,0,0, 0,1,0, 0,0,1} sent x to 1e302 and converted it to int. Every
+     * position is beyond the source: fill. And 1e308 * I (u overflowed to inf before) maps
+     * like I: bilinear at pixel centres copies the source exactly. */
+    enum { S = 64, D = 32 };
+    uint8_t *src = (uint8_t *)xmalloc(S * S), *dst = (uint8_t *)xmalloc(S * S);
+    fill_random(src, S * S);
+    ic_image si = {IC_FORMAT_GRAY8, IC_ALPHA_STRAIGHT, S, S, {{src, S}}};
+    static const double far[][9] = {{1e300, 0, 0, 0, 1, 0, 0, 0, 1},
+                                    {1, 0, 0, 0, 1e300, 0, 0, 0, 1},
+                                    {1, 0, 0, 0, 1, 0, 0, 0, 1e-300},
+                                    {1, 0, 1e300, 0, 1, 0, 0, 0, 1},
+                                    {1, 0, 0, 0, 1, 0, 1e-300, 0, 1e-300},
+                                    {1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308, 0, 0, 1}};
+    for (int scalar = 0; scalar < 2; scalar++) {
+        ic_set_cpu_mask(scalar ? 0 : mask);
+        for (size_t k = 0; k < sizeof far / sizeof far[0]; k++)
+            for (int cubic = 0; cubic < 2; cubic++) {
+                CTX("warp extreme matrix %zu, scalar %d, bicubic %d", k, scalar, cubic);
+                ic_homography h;
+                memcpy(h.m, far[k], sizeof h.m);
+                ic_image di = {IC_FORMAT_GRAY8, IC_ALPHA_STRAIGHT, D, D, {{dst, D}}};
+                ic_warp_options o = ic_warp_options_default(IC_FORMAT_GRAY8);
+                o.interpolation = cubic ? IC_INTERPOLATION_BICUBIC : IC_INTERPOLATION_BILINEAR;
+                o.fill[0] = 77;
+                memset(dst, 0, D * D);
+                CHECK_ST(ic_warp_perspective(&si, &di, &h, &o), IC_OK);
+                CHECK(all_bytes(dst, D * D, 77));
+            }
+        for (int cubic = 0; cubic < 2; cubic++) {
+            CTX("warp 1e308 * identity, scalar %d, bicubic %d", scalar, cubic);
+            ic_homography h = {{1e308, 0, 0, 0, 1e308, 0, 0, 0, 1e308}};
+            ic_image di = {IC_FORMAT_GRAY8, IC_ALPHA_STRAIGHT, S, S, {{dst, S}}};
+            ic_warp_options o = ic_warp_options_default(IC_FORMAT_GRAY8);
+            o.interpolation = cubic ? IC_INTERPOLATION_BICUBIC : IC_INTERPOLATION_BILINEAR;
+            memset(dst, 0, S * S);
+            CHECK_ST(ic_warp_perspective(&si, &di, &h, &o), IC_OK);
+            CHECK(memcmp(dst, src, S * S) == 0);
+        }
+    }
+    ic_set_cpu_mask(mask);
+    free(src);
+    free(dst);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     test_status();
@@ -931,6 +1006,7 @@ int main(void) {
     test_image_copy_fill();
     test_jpeg();
     test_resize_stream();
+    test_ub_regressions();
     printf("backend %s, %d threads by default, cpu features 0x%x\n", ic_parallel_backend(),
            ic_get_num_threads(), ic_cpu_features());
     printf("%ld passed, %ld failed\n", g_pass, g_fail);

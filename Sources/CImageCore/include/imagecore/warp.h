@@ -61,7 +61,9 @@ ic_warp_options ic_warp_options_default(ic_format format);
  * RGBA8 is not changed; straight alpha is interpolated like the colour channels (use
  * premultiplied input for exact edges of transparent regions).
  * Any finite, non-zero `H` is accepted (the map is only evaluated forwards; a singular one
- * gives a degenerate but well-defined picture).
+ * gives a degenerate but well-defined picture). Extreme entries (1e300, 1e-300) are fine:
+ * `H` is first scaled by a power of two so its largest entry is below 1 (an exact change),
+ * and every position beyond the source, however far, gets the fill value.
  * @return IC_ERR_INVALID_ARGUMENT for bad descriptors, a zero or non-finite `H`, overlapping
  *         images or bad options; IC_ERR_UNSUPPORTED for RGB8 or mismatched formats.
  */
