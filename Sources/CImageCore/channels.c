@@ -58,11 +58,12 @@ ic_status ic_convert_channels(const ic_image *src, ic_image *dst) {
     if ((st = ic_image_validate(dst)) != IC_OK) return st;
     if (src->width != dst->width || src->height != dst->height) return IC_ERR_INVALID_ARGUMENT;
     channels_job j = {src, dst, channels_of(src->format), channels_of(dst->format), ic_channels_row_c};
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if ((ic_cpu_features() & IC_CPU_AVX2) && j.sc != j.dc) j.row = ic_channels_row_avx2;
+    if ((set.cpu & IC_CPU_AVX2) && j.sc != j.dc) j.row = ic_channels_row_avx2;
 #endif
     if (!j.sc || !j.dc) return IC_ERR_UNSUPPORTED;
     if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     size_t row_bytes = (size_t)src->width * (size_t)(j.sc > j.dc ? j.sc : j.dc);
-    return ic_parallel_for(src->height, ic__band_rows(row_bytes, 256 * 1024), channels_rows, &j);
+    return ic__parallel_for(&set, src->height, ic__band_rows(row_bytes, 256 * 1024), channels_rows, &j);
 }

@@ -44,6 +44,12 @@ static void copy_rows(void *ctx, int64_t begin, int64_t end) {
 
 ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                         size_t row_bytes, int32_t rows) {
+    const ic__settings s = ic__settings_read();
+    return ic__plane_copy(&s, src, src_stride, dst, dst_stride, row_bytes, rows);
+}
+
+ic_status ic__plane_copy(const ic__settings *set, const uint8_t *src, size_t src_stride, uint8_t *dst,
+                         size_t dst_stride, size_t row_bytes, int32_t rows) {
     if (rows < 0) return IC_ERR_INVALID_ARGUMENT;
     if (rows == 0 || row_bytes == 0) return IC_OK;
     if (!src || !dst) return IC_ERR_INVALID_ARGUMENT;
@@ -63,12 +69,12 @@ ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, siz
         uint64_t total = se;
         int64_t whole = (int64_t)(total / IC_BAND_BYTES);
         size_t tail = (size_t)(total % IC_BAND_BYTES);
-        ic_status st = ic_parallel_for(whole, 4, copy_rows, &j);
+        ic_status st = ic__parallel_for(set, whole, 4, copy_rows, &j);
         if (tail) ic_copy_row_c(src + (size_t)whole * IC_BAND_BYTES,
                                 dst + (size_t)whole * IC_BAND_BYTES, tail);
         return st;
     }
-    return ic_parallel_for(rows, ic__band_rows(row_bytes, IC_BAND_BYTES), copy_rows, &j);
+    return ic__parallel_for(set, rows, ic__band_rows(row_bytes, IC_BAND_BYTES), copy_rows, &j);
 }
 
 /* ---- fill ---------------------------------------------------------------- */
@@ -101,6 +107,12 @@ static void fill_rows(void *ctx, int64_t begin, int64_t end) {
 
 ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t rows,
                         const uint8_t *pattern, size_t pattern_size) {
+    const ic__settings s = ic__settings_read();
+    return ic__plane_fill(&s, dst, stride, row_bytes, rows, pattern, pattern_size);
+}
+
+ic_status ic__plane_fill(const ic__settings *set, uint8_t *dst, size_t stride, size_t row_bytes,
+                         int32_t rows, const uint8_t *pattern, size_t pattern_size) {
     if (rows < 0 || !pattern || pattern_size < 1 || pattern_size > 16)
         return IC_ERR_INVALID_ARGUMENT;
     if (row_bytes % pattern_size != 0) return IC_ERR_INVALID_ARGUMENT;
@@ -118,11 +130,11 @@ ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t r
         j.row_bytes = j.stride = piece;
         int64_t whole = (int64_t)(e / piece);
         size_t tail = (size_t)(e % piece);
-        ic_status st = ic_parallel_for(whole, 1, fill_rows, &j);
+        ic_status st = ic__parallel_for(set, whole, 1, fill_rows, &j);
         if (tail) ic_fill_row_c(dst + (size_t)whole * piece, tail, pattern, pattern_size);
         return st;
     }
-    return ic_parallel_for(rows, ic__band_rows(row_bytes, IC_BAND_BYTES), fill_rows, &j);
+    return ic__parallel_for(set, rows, ic__band_rows(row_bytes, IC_BAND_BYTES), fill_rows, &j);
 }
 
 /* ---- whole images --------------------------------------------------------- */
@@ -133,8 +145,9 @@ ic_status ic_image_copy(const ic_image *src, ic_image *dst) {
     if ((st = ic_image_validate(dst)) != IC_OK) return st;
     if (src->format != dst->format || src->width != dst->width || src->height != dst->height)
         return IC_ERR_INVALID_ARGUMENT;
+    const ic__settings set = ic__settings_read();
     for (int32_t p = 0; p < ic_format_plane_count(src->format); p++) {
-        st = ic_plane_copy(src->planes[p].data, src->planes[p].stride, dst->planes[p].data,
+        st = ic__plane_copy(&set, src->planes[p].data, src->planes[p].stride, dst->planes[p].data,
                            dst->planes[p].stride, ic__row_bytes(src->format, src->width, p),
                            ic__plane_rows(src->format, src->height, p));
         if (st != IC_OK) return st;
@@ -147,6 +160,7 @@ ic_status ic_image_fill(ic_image *image, const uint8_t value[4]) {
     ic_status st = ic_image_validate(image);
     if (st != IC_OK) return st;
     const ic_format f = image->format;
+    const ic__settings set = ic__settings_read();
     for (int32_t p = 0; p < ic_format_plane_count(f); p++) {
         uint8_t pattern[4];
         size_t size;
@@ -161,9 +175,9 @@ ic_status ic_image_fill(ic_image *image, const uint8_t value[4]) {
             break;
         default: return IC_ERR_INVALID_ARGUMENT;
         }
-        st = ic_plane_fill(image->planes[p].data, image->planes[p].stride,
-                           ic__row_bytes(f, image->width, p), ic__plane_rows(f, image->height, p),
-                           pattern, size);
+        st = ic__plane_fill(&set, image->planes[p].data, image->planes[p].stride,
+                            ic__row_bytes(f, image->width, p), ic__plane_rows(f, image->height, p),
+                            pattern, size);
         if (st != IC_OK) return st;
     }
     return IC_OK;

@@ -44,9 +44,14 @@ uint32_t ic_cpu_features_detected(void) {
     return g_detected;
 }
 
-uint32_t ic_cpu_features(void) {
+uint32_t ic__cpu_features_uncounted(void) {
     pthread_once(&g_once, init_once);
     return g_detected & __atomic_load_n(&g_mask, __ATOMIC_RELAXED);
+}
+
+uint32_t ic_cpu_features(void) {
+    ic__settings_count_read();
+    return ic__cpu_features_uncounted();
 }
 
 uint32_t ic_set_cpu_mask(uint32_t mask) {

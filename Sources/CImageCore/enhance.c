@@ -441,22 +441,23 @@ ic_status ic_enhance_page(ic_image *image, const ic_enhance_options *options, vo
     e.neutral = options ? options->neutral_chroma != 0 : 0;
     e.gray_row = ic_enhance_gray_row_c;
     e.rgba_row = ic_enhance_rgba_color_row_c;
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) { /* once per call */
+    if (set.cpu & IC_CPU_AVX2) {
         e.gray_row = ic_enhance_gray_row_avx2;
         e.rgba_row = ic_enhance_rgba_color_row_avx2;
     }
 #endif
 
-    if ((st = ic_parallel_for(e.gh, 1, cell_stats, &e)) != IC_OK) return st;
+    if ((st = ic__parallel_for(&set, e.gh, 1, cell_stats, &e)) != IC_OK) return st;
     background(&e);
-    if ((st = ic_parallel_for(e.gh, 1, write_band, &e)) != IC_OK) return st;
-    if (e.mode == IC_ENHANCE_BW && (st = ic_parallel_for(e.gh, 1, threshold_band, &e)) != IC_OK) return st;
+    if ((st = ic__parallel_for(&set, e.gh, 1, write_band, &e)) != IC_OK) return st;
+    if (e.mode == IC_ENHANCE_BW && (st = ic__parallel_for(&set, e.gh, 1, threshold_band, &e)) != IC_OK) return st;
     if (e.mode != IC_ENHANCE_COLOR && e.neutral && (f == IC_FORMAT_NV12 || f == IC_FORMAT_I420)) {
         const uint8_t gray[4] = {128, 128, 128, 128};
         for (int32_t p = 1; p < ic_format_plane_count(f); p++) {
-            st = ic_plane_fill(image->planes[p].data, image->planes[p].stride, ic__row_bytes(f, e.W, p),
-                               ic__plane_rows(f, e.H, p), gray, f == IC_FORMAT_NV12 ? 2 : 1);
+            st = ic__plane_fill(&set, image->planes[p].data, image->planes[p].stride, ic__row_bytes(f, e.W, p),
+                                ic__plane_rows(f, e.H, p), gray, f == IC_FORMAT_NV12 ? 2 : 1);
             if (st != IC_OK) return st;
         }
     }

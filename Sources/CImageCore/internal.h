@@ -42,6 +42,30 @@
 IC_INTERNAL size_t ic__row_bytes(ic_format format, int32_t width, int32_t plane);
 IC_INTERNAL int32_t ic__plane_rows(ic_format format, int32_t height, int32_t plane);
 
+/* The process-wide settings as one call sees them. Every entry point reads them once, at
+ * its start (ic__settings_read), and hands the snapshot to everything it runs, so that a
+ * concurrent ic_set_num_threads / ic_set_cpu_mask never changes a call half-way (issue #12:
+ * a size computed with one thread count and a layout written with another overflowed). */
+typedef struct ic__settings {
+    int32_t threads; /* >= 1 */
+    uint32_t cpu;    /* ic_cpu_features() at the start of the call */
+} ic__settings;
+IC_INTERNAL ic__settings ic__settings_read(void);
+/* How many times this thread has read the settings (ic__settings_read, ic_get_num_threads,
+ * ic_cpu_features): tests check that each entry point reads them exactly once. */
+IC_INTERNAL uint64_t ic__settings_reads(void);
+IC_INTERNAL void ic__settings_count_read(void);
+IC_INTERNAL uint32_t ic__cpu_features_uncounted(void);
+
+/* ic_parallel_for with the call's snapshot. */
+IC_INTERNAL ic_status ic__parallel_for(const ic__settings *s, int64_t count, int64_t grain, ic_range_fn fn,
+                                       void *context);
+/* ic_plane_copy / ic_plane_fill with the call's snapshot (copy.c). */
+IC_INTERNAL ic_status ic__plane_copy(const ic__settings *s, const uint8_t *src, size_t src_stride, uint8_t *dst,
+                                     size_t dst_stride, size_t row_bytes, int32_t rows);
+IC_INTERNAL ic_status ic__plane_fill(const ic__settings *s, uint8_t *dst, size_t stride, size_t row_bytes,
+                                     int32_t rows, const uint8_t *pattern, size_t pattern_size);
+
 /* Rows per parallel band so that one band moves about `target_bytes` bytes. */
 IC_INTERNAL int64_t ic__band_rows(size_t row_bytes, int64_t target_bytes);
 

@@ -1,6 +1,6 @@
 /* Row kernels of the JPEG codec: U/V interleave (NV12 decode) and de-interleave (NV12
  * encode), and CMYK to RGB/RGBA/gray. Scalar references first; the interleave pair has
- * SSE2 and AVX2 versions chosen once per call from ic_cpu_features(). */
+ * SSE2 and AVX2 versions chosen once per call from the call's settings snapshot. */
 #include "jpeg_internal.h"
 
 #if IC_X86
@@ -80,7 +80,7 @@ IC_TARGET_AVX2 static void deinterleave_avx2(const uint8_t *uv, uint8_t *u, uint
 
 ic_uv_row_fn ic__jpeg_pick_interleave(void) {
 #if IC_X86
-    const uint32_t f = ic_cpu_features();
+    const uint32_t f = ic__settings_read().cpu; /* the call's one read */
     if (f & IC_CPU_AVX2) return interleave_avx2;
     if (f & IC_CPU_SSE2) return interleave_sse2;
 #endif
@@ -89,7 +89,7 @@ ic_uv_row_fn ic__jpeg_pick_interleave(void) {
 
 ic_uv_split_fn ic__jpeg_pick_deinterleave(void) {
 #if IC_X86
-    const uint32_t f = ic_cpu_features();
+    const uint32_t f = ic__settings_read().cpu; /* the call's one read */
     if (f & IC_CPU_AVX2) return deinterleave_avx2;
     if (f & IC_CPU_SSE2) return deinterleave_sse2;
 #endif

@@ -179,8 +179,9 @@ ic_status ic_laplacian_score(const ic_image *src, const ic_rect *roi, ic_laplaci
     if (st != IC_OK) return st;
     j.src = src;
     j.row = ic_laplacian_score_row_c;
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) j.row = ic_laplacian_score_row_avx2;
+    if (set.cpu & IC_CPU_AVX2) j.row = ic_laplacian_score_row_avx2;
 #endif
     /* Bands of >= ~64 K pixels, at most LAP_MAX_BANDS of them; each band's integer sums
      * land in its own slot and are added below in band order. */
@@ -189,7 +190,7 @@ ic_status ic_laplacian_score(const ic_image *src, const ic_rect *roi, ic_laplaci
     if (bands > LAP_MAX_BANDS) bands = LAP_MAX_BANDS;
     j.band_rows = (int32_t)((j.roi.height + bands - 1) / bands);
     bands = (j.roi.height + j.band_rows - 1) / j.band_rows;
-    st = ic_parallel_for(bands, 1, score_bands, &j);
+    st = ic__parallel_for(&set, bands, 1, score_bands, &j);
     if (st != IC_OK) return st;
     ic_laplacian_stats s;
     memset(&s, 0, sizeof s);
@@ -264,10 +265,11 @@ ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_pla
     j.dst = (uint8_t *)(void *)dst->data;
     j.dst_stride = dst->stride;
     j.row16 = ic_laplacian_row_c;
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) j.row16 = ic_laplacian_row_avx2;
+    if (set.cpu & IC_CPU_AVX2) j.row16 = ic_laplacian_row_avx2;
 #endif
-    return ic_parallel_for(j.roi.height, band_rows_for(j.roi.width), s16_rows, &j);
+    return ic__parallel_for(&set, j.roi.height, band_rows_for(j.roi.width), s16_rows, &j);
 }
 
 ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst,
@@ -291,8 +293,9 @@ ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst
     j.dst_stride = dst->planes[0].stride;
     j.lut = display == IC_LAPLACIAN_CLAMP_GAMMA ? ic__laplacian_gamma : NULL;
     j.row8 = ic_laplacian_u8_row_c;
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) j.row8 = ic_laplacian_u8_row_avx2;
+    if (set.cpu & IC_CPU_AVX2) j.row8 = ic_laplacian_u8_row_avx2;
 #endif
-    return ic_parallel_for(j.roi.height, band_rows_for(j.roi.width), u8_rows, &j);
+    return ic__parallel_for(&set, j.roi.height, band_rows_for(j.roi.width), u8_rows, &j);
 }

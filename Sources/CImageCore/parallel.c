@@ -51,7 +51,12 @@ void ic_set_num_threads(int32_t n) {
     __atomic_store_n(&g_threads, n > 0 ? n : 0, __ATOMIC_RELAXED);
 }
 
-int32_t ic_get_num_threads(void) {
+static _Thread_local uint64_t t_reads;
+
+void ic__settings_count_read(void) { t_reads++; }
+uint64_t ic__settings_reads(void) { return t_reads; }
+
+static int32_t threads_uncounted(void) {
     int32_t n = __atomic_load_n(&g_threads, __ATOMIC_RELAXED);
     if (n > 0) return n;
     int32_t d = __atomic_load_n(&g_default_threads, __ATOMIC_RELAXED);
@@ -60,6 +65,17 @@ int32_t ic_get_num_threads(void) {
         __atomic_store_n(&g_default_threads, d, __ATOMIC_RELAXED);
     }
     return d;
+}
+
+int32_t ic_get_num_threads(void) {
+    ic__settings_count_read();
+    return threads_uncounted();
+}
+
+ic__settings ic__settings_read(void) {
+    ic__settings_count_read();
+    ic__settings s = {threads_uncounted(), ic__cpu_features_uncounted()};
+    return s;
 }
 
 /* ---- the shared chunk loop ---------------------------------------------- */
@@ -111,10 +127,16 @@ static int in_parallel_region(void) {
 }
 
 ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *context) {
+    const ic__settings s = ic__settings_read();
+    return ic__parallel_for(&s, count, grain, fn, context);
+}
+
+ic_status ic__parallel_for(const ic__settings *s, int64_t count, int64_t grain, ic_range_fn fn,
+                           void *context) {
     if (!fn || count < 0) return IC_ERR_INVALID_ARGUMENT;
     if (count == 0) return IC_OK;
     if (grain < 1) grain = 1;
-    int64_t threads = ic_get_num_threads();
+    int64_t threads = s->threads;
     int64_t max_useful = ceil_div(count, grain);
     if (threads > max_useful) threads = max_useful;
     if (threads <= 1 || in_parallel_region()) {

@@ -221,6 +221,11 @@ static ic_status layout(const ic_resize_params *resolved, cursor *c, ic_resize_p
     return IC_OK;
 }
 
+/* The thread count for max_threads 0: the call's one read of the setting (none otherwise). */
+static int32_t threads_for(const ic_resize_params *params) {
+    return params && params->max_threads == 0 ? ic__settings_read().threads : 1;
+}
+
 static ic_status measure(const ic_resize_params *resolved, size_t *size) {
     cursor c = {NULL, 0};
     ic_status st = layout(resolved, &c, NULL);
@@ -231,7 +236,7 @@ static ic_status measure(const ic_resize_params *resolved, size_t *size) {
 ic_status ic_resize_plan_size(const ic_resize_params *params, size_t *size) {
     if (!size) return IC_ERR_INVALID_ARGUMENT;
     ic_resize_params p;
-    ic_status st = resolve_params(params, ic_get_num_threads(), &p);
+    ic_status st = resolve_params(params, threads_for(params), &p);
     return st != IC_OK ? st : measure(&p, size);
 }
 
@@ -250,14 +255,14 @@ ic_status ic_resize_plan_init(void *memory, size_t size, const ic_resize_params 
                               ic_resize_plan **plan) {
     if (!memory || !plan || ((uintptr_t)memory & (PLAN_ALIGN - 1))) return IC_ERR_INVALID_ARGUMENT;
     ic_resize_params p;
-    ic_status st = resolve_params(params, ic_get_num_threads(), &p);
+    ic_status st = resolve_params(params, threads_for(params), &p);
     return st != IC_OK ? st : plan_in(memory, size, &p, plan);
 }
 
-ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan **plan) {
+static ic_status plan_create(const ic_resize_params *params, int32_t threads, ic_resize_plan **plan) {
     if (!plan) return IC_ERR_INVALID_ARGUMENT;
     ic_resize_params p;
-    ic_status st = resolve_params(params, ic_get_num_threads(), &p);
+    ic_status st = resolve_params(params, threads, &p);
     size_t need;
     if (st != IC_OK || (st = measure(&p, &need)) != IC_OK) return st;
     void *memory = NULL;
@@ -265,6 +270,10 @@ ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan *
     if ((st = plan_in(memory, need, &p, plan)) != IC_OK) { free(memory); return st; }
     (*plan)->owned = 1;
     return IC_OK;
+}
+
+ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan **plan) {
+    return plan_create(params, threads_for(params), plan);
 }
 
 void ic_resize_plan_destroy(ic_resize_plan *plan) {
@@ -297,12 +306,12 @@ static void v_unpremul_c(const int16_t *const *rows, const int16_t *w, const int
     ic_resize_v_unpremul_row_c(rows, w, count, 0, pixels, dst);
 }
 
-ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g) {
+ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g, uint32_t cpu) {
     ic_rs_kernels k = {h_u8_c, h_s16_c, v_c, v_unpremul_c, ic_resize_premul_row_c,
                        ic_resize_box_add_u8_c, ic_resize_box_add_s16_c, ic_resize_box_finish_c,
                        ic_resize_box_rows_u8_c};
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) {
+    if (cpu & IC_CPU_AVX2) {
         if (ic_resize_h_avx2_supports(g)) {
             k.h_u8 = ic_resize_h_u8_row_avx2;
             k.h_s16 = ic_resize_h_s16_row_avx2;
@@ -317,6 +326,7 @@ ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g) {
     }
 #else
     (void)g;
+    (void)cpu;
 #endif
     return k;
 }
@@ -485,7 +495,7 @@ static int planes_overlap(const ic_image *a, const ic_image *b) {
     return 0;
 }
 
-ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst) {
+static ic_status execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst, const ic__settings *set) {
     if (!plan) return IC_ERR_INVALID_ARGUMENT;
     ic_status st = ic_image_validate(src);
     if (st != IC_OK) return st;
@@ -499,7 +509,7 @@ ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_i
     if (planes_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     if (__atomic_exchange_n(&plan->busy, 1, __ATOMIC_ACQUIRE)) return IC_ERR_INVALID_ARGUMENT;
 
-    int32_t threads = ic_get_num_threads();
+    const int32_t threads = set->threads;
     const int32_t lanes = threads < plan->slots ? (threads < 1 ? 1 : threads) : plan->slots;
     for (int32_t s = 0; s < plan->slots; s++)
         ((ic_rs_slot *)(void *)(plan->slot_base + (size_t)s * plan->slot_bytes))->plane = -1;
@@ -514,7 +524,7 @@ ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_i
         x.src_stride = src->planes[plane].stride;
         x.dst = dst->planes[plane].data;
         x.dst_stride = dst->planes[plane].stride;
-        x.k = ic__rs_pick_kernels(x.g);
+        x.k = ic__rs_pick_kernels(x.g, set->cpu);
         /* One band for one lane; else RS_BANDS_PER_LANE per lane, so stealing can even out
          * the lanes (a ring refill happens only where a lane's walk is not contiguous). */
         const int32_t oh = x.g->out_h;
@@ -525,10 +535,15 @@ ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_i
         x.bands = (oh + x.band_rows - 1) / x.band_rows;
         x.lanes = lanes < x.bands ? lanes : x.bands;
         memset(x.claimed, 0, sizeof x.claimed);
-        st = ic_parallel_for(x.lanes, 1, run_lane, &x);
+        st = ic__parallel_for(set, x.lanes, 1, run_lane, &x);
     }
     __atomic_store_n(&plan->busy, 0, __ATOMIC_RELEASE);
     return st;
+}
+
+ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst) {
+    const ic__settings set = ic__settings_read();
+    return execute(plan, src, dst, &set);
 }
 
 ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter) {
@@ -547,9 +562,10 @@ ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter)
     p.filter = filter;
     p.flags = IC_RESIZE_DEFAULT;
     p.max_threads = 0;
+    const ic__settings set = ic__settings_read(); /* one snapshot for the plan and the run */
     ic_resize_plan *plan = NULL;
-    if ((st = ic_resize_plan_create(&p, &plan)) != IC_OK) return st;
-    st = ic_resize_plan_execute(plan, src, dst);
+    if ((st = plan_create(&p, set.threads, &plan)) != IC_OK) return st;
+    st = execute(plan, src, dst, &set);
     ic_resize_plan_destroy(plan);
     return st;
 }

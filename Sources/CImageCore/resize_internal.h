@@ -186,7 +186,7 @@ typedef struct ic_rs_kernels {
     void (*box_rows_u8)(const uint8_t *, size_t, int32_t, int32_t, uint32_t, int16_t *);
 } ic_rs_kernels;
 
-IC_INTERNAL ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g);
+IC_INTERNAL ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g, uint32_t cpu);
 
 /* Intermediate row (out_w * ch int16, I6) from a u8 source row, for geometries that need no
  * vertical box and no premultiplication (ky == 1, mode != STRAIGHT); s16 is scratch for the

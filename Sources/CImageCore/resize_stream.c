@@ -176,7 +176,7 @@ ic_status ic_resize_stream_push_rows(ic_resize_stream *stream, const void *rows,
         __atomic_store_n(&stream->busy, 0, __ATOMIC_RELEASE);
         return IC_ERR_INVALID_ARGUMENT;
     }
-    const ic_rs_kernels k = ic__rs_pick_kernels(g);
+    const ic_rs_kernels k = ic__rs_pick_kernels(g, ic__settings_read().cpu); /* the call's one read */
     const uint8_t *row = (const uint8_t *)rows;
     for (int32_t i = 0; i < count; i++, row += stride)
         push_one(stream, &k, row, i + 1 < count ? stride : 0, dst->planes[0].data,

@@ -89,7 +89,7 @@ static void transpose_job(void *ctx, int64_t begin, int64_t end) {
 }
 
 static ic_status orient_plane(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
-                              int32_t w, int32_t h, size_t e, ic_orientation o, uint32_t features) {
+                              int32_t w, int32_t h, size_t e, ic_orientation o, const ic__settings *set) {
     plane_job j;
     j.src = src;
     j.dst = dst;
@@ -99,9 +99,9 @@ static ic_status orient_plane(const uint8_t *src, size_t src_stride, uint8_t *ds
     j.h = h;
     j.e = e;
     j.o = o;
-    j.k = pick(e, features);
+    j.k = pick(e, set->cpu);
     if (o <= IC_ORIENTATION_DOWN_MIRRORED)
-        return ic_parallel_for(h, ic__band_rows((size_t)w * e, 128 * 1024), rows_job, &j);
+        return ic__parallel_for(set, h, ic__band_rows((size_t)w * e, 128 * 1024), rows_job, &j);
     /* Read the source bottom-up for 6 and 7; write the output bottom-up for 7 and 8. */
     if (o == IC_ORIENTATION_RIGHT || o == IC_ORIENTATION_RIGHT_MIRRORED) {
         j.src += (ptrdiff_t)(h - 1) * j.ss;
@@ -122,7 +122,7 @@ static ic_status orient_plane(const uint8_t *src, size_t src_stride, uint8_t *ds
     j.cols = (int32_t)(1024 / e);
     j.col_blocks = (w + j.cols - 1) / j.cols;
     const int64_t chunks = (int64_t)((h + j.band - 1) / j.band) * j.col_blocks;
-    return ic_parallel_for(chunks, 1, transpose_job, &j);
+    return ic__parallel_for(set, chunks, 1, transpose_job, &j);
 }
 
 ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o) {
@@ -135,13 +135,13 @@ ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o) 
     if (dst->width != ow || dst->height != oh) return IC_ERR_INVALID_ARGUMENT;
     if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     const int32_t planes = ic_format_plane_count(src->format);
-    const uint32_t features = ic_cpu_features();
+    const ic__settings set = ic__settings_read();
     for (int32_t p = 0; p < planes; p++) {
         const size_t e = element_size(src->format, p);
         const int32_t w = (int32_t)(ic__row_bytes(src->format, src->width, p) / e);
         const int32_t h = ic__plane_rows(src->format, src->height, p);
         st = orient_plane(src->planes[p].data, src->planes[p].stride, dst->planes[p].data,
-                          dst->planes[p].stride, w, h, e, o, features);
+                          dst->planes[p].stride, w, h, e, o, &set);
         if (st != IC_OK) return st;
     }
     return IC_OK;
@@ -192,7 +192,7 @@ ic_status ic_image_orient_in_place(ic_image *image, ic_orientation o) {
     if (!valid(o)) return IC_ERR_INVALID_ARGUMENT;
     if (o >= IC_ORIENTATION_LEFT_MIRRORED) return IC_ERR_UNSUPPORTED;
     if (o == IC_ORIENTATION_UP) return IC_OK;
-    const uint32_t features = ic_cpu_features();
+    const ic__settings set = ic__settings_read();
     for (int32_t p = 0; p < ic_format_plane_count(image->format); p++) {
         inplace_job j;
         j.e = element_size(image->format, p);
@@ -201,9 +201,9 @@ ic_status ic_image_orient_in_place(ic_image *image, ic_orientation o) {
         j.w = (int32_t)(ic__row_bytes(image->format, image->width, p) / j.e);
         j.h = ic__plane_rows(image->format, image->height, p);
         j.o = o;
-        j.k = pick(j.e, features);
+        j.k = pick(j.e, set.cpu);
         const int64_t count = o == IC_ORIENTATION_UP_MIRRORED ? j.h : (j.h + 1) / 2;
-        st = ic_parallel_for(count, ic__band_rows((size_t)j.w * j.e * (o == IC_ORIENTATION_UP_MIRRORED ? 1 : 2), 128 * 1024),
+        st = ic__parallel_for(&set, count, ic__band_rows((size_t)j.w * j.e * (o == IC_ORIENTATION_UP_MIRRORED ? 1 : 2), 128 * 1024),
                              inplace_rows, &j);
         if (st != IC_OK) return st;
     }

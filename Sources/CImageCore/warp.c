@@ -208,13 +208,13 @@ static ic_warp_row_fn pick_row(const ic_warp_plane *p, uint32_t features, int32_
     return p->bicubic ? ic_warp_bicubic_row_c : ic_warp_bilinear_row_c;
 }
 
-static ic_status warp_plane(ic_warp_plane *p, uint32_t features) {
+static ic_status warp_plane(ic_warp_plane *p, const ic__settings *set) {
     warp_job j;
     j.plane = *p;
-    j.row = pick_row(p, features, &j.self_prefetch);
+    j.row = pick_row(p, set->cpu, &j.self_prefetch);
     j.tiles_x = (p->dw + IC_WARP_TILE_W - 1) / IC_WARP_TILE_W;
     int64_t bands = ((int64_t)p->dh + IC_WARP_TILE_H - 1) / IC_WARP_TILE_H;
-    return ic_parallel_for(bands, 1, warp_bands, &j);
+    return ic__parallel_for(set, bands, 1, warp_bands, &j);
 }
 
 ic_warp_options ic_warp_options_default(ic_format format) {
@@ -295,7 +295,7 @@ ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homog
             }
         }
     }
-    const uint32_t features = ic_cpu_features();
+    const ic__settings set = ic__settings_read();
     for (int32_t pl = 0; pl < planes; pl++) {
         ic_warp_plane p;
         memset(&p, 0, sizeof p);
@@ -320,7 +320,7 @@ ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homog
             p.m[2] *= 0.5; p.m[5] *= 0.5;
             p.m[6] *= 2.0; p.m[7] *= 2.0;
         }
-        st = warp_plane(&p, features);
+        st = warp_plane(&p, &set);
         if (st != IC_OK) return st;
     }
     return IC_OK;

@@ -91,12 +91,13 @@ ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
     j.dst = *dst;
     j.fn = rgba ? (nv12 ? ic_rgba_to_nv12_row2_c : ic_rgba_to_i420_row2_c)
                 : (nv12 ? ic_rgb_to_nv12_row2_c : ic_rgb_to_i420_row2_c);
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2)
+    if (set.cpu & IC_CPU_AVX2)
         j.fn = rgba ? (nv12 ? ic_rgba_to_nv12_row2_avx2 : ic_rgba_to_i420_row2_avx2)
                     : (nv12 ? ic_rgb_to_nv12_row2_avx2 : ic_rgb_to_i420_row2_avx2);
 #endif
     const int64_t pairs = ((int64_t)src->height + 1) / 2;
     const size_t pair_bytes = 2 * ic__row_bytes(src->format, src->width, 0);
-    return ic_parallel_for(pairs, ic__band_rows(pair_bytes, 128 * 1024), rgb2yuv_rows, &j);
+    return ic__parallel_for(&set, pairs, ic__band_rows(pair_bytes, 128 * 1024), rgb2yuv_rows, &j);
 }

@@ -91,18 +91,19 @@ ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst) {
         (df != IC_FORMAT_I420 && df != IC_FORMAT_NV12))
         return IC_ERR_UNSUPPORTED;
     if (sf == df) return ic_image_copy(src, dst);
-    st = ic_plane_copy(src->planes[0].data, src->planes[0].stride, dst->planes[0].data,
-                       dst->planes[0].stride, (size_t)src->width, src->height);
+    const ic__settings set = ic__settings_read();
+    st = ic__plane_copy(&set, src->planes[0].data, src->planes[0].stride, dst->planes[0].data,
+                        dst->planes[0].stride, (size_t)src->width, src->height);
     if (st != IC_OK) return st;
     layout_job j = {*src, *dst, sf == IC_FORMAT_NV12, ic_uv_split_row_c, ic_uv_merge_row_c};
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) {
+    if (set.cpu & IC_CPU_AVX2) {
         j.split_fn = ic_uv_split_row_avx2;
         j.merge_fn = ic_uv_merge_row_avx2;
     }
 #endif
     const int32_t rows = (src->height + 1) / 2;
-    return ic_parallel_for(rows, ic__band_rows((size_t)src->width + 1, 256 * 1024), layout_rows, &j);
+    return ic__parallel_for(&set, rows, ic__band_rows((size_t)src->width + 1, 256 * 1024), layout_rows, &j);
 }
 
 /* ---- luma <-> gray ---------------------------------------------------------- */
@@ -122,14 +123,14 @@ static void lut_rows(void *ctx, int64_t begin, int64_t end) {
 }
 
 /* Copies (identity) or maps plane 0 of src into plane 0 of dst. */
-static ic_status map_luma(const ic_image *src, ic_image *dst, const uint8_t *lut) {
+static ic_status map_luma(const ic__settings *set, const ic_image *src, ic_image *dst, const uint8_t *lut) {
     if (!lut)
-        return ic_plane_copy(src->planes[0].data, src->planes[0].stride, dst->planes[0].data,
+        return ic__plane_copy(set, src->planes[0].data, src->planes[0].stride, dst->planes[0].data,
                              dst->planes[0].stride, (size_t)src->width, src->height);
     lut_job j = {src->planes[0].data, dst->planes[0].data, src->planes[0].stride,
                  dst->planes[0].stride, (size_t)src->width, {0}};
     memcpy(j.lut, lut, 256);
-    return ic_parallel_for(src->height, ic__band_rows((size_t)src->width, 256 * 1024), lut_rows, &j);
+    return ic__parallel_for(set, src->height, ic__band_rows((size_t)src->width, 256 * 1024), lut_rows, &j);
 }
 
 static int valid_range(ic_yuv_range r) { return r == IC_YUV_RANGE_FULL || r == IC_YUV_RANGE_VIDEO; }
@@ -141,7 +142,8 @@ ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range)
     if ((src->format != IC_FORMAT_I420 && src->format != IC_FORMAT_NV12) ||
         dst->format != IC_FORMAT_GRAY8)
         return IC_ERR_UNSUPPORTED;
-    if (range == IC_YUV_RANGE_FULL) return map_luma(src, dst, NULL);
+    const ic__settings set = ic__settings_read();
+    if (range == IC_YUV_RANGE_FULL) return map_luma(&set, src, dst, NULL);
     /* R = G = B of the YUV -> RGB formula at neutral chroma (the chroma terms are 0). */
     ic_yuv2rgb_coeffs c;
     ic__yuv2rgb_coeffs(IC_YUV_BT601, range, &c);
@@ -151,7 +153,7 @@ ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range)
         int32_t g = (ty + 32) >> 6;
         lut[y] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
     }
-    return map_luma(src, dst, lut);
+    return map_luma(&set, src, dst, lut);
 }
 
 ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range) {
@@ -163,13 +165,14 @@ ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range)
         return IC_ERR_UNSUPPORTED;
     const int32_t cw = (src->width + 1) / 2, ch = (src->height + 1) / 2;
     const uint8_t neutral[2] = {128, 128};
+    const ic__settings set = ic__settings_read();
     for (int p = 1; p < ic_format_plane_count(dst->format); p++) {
-        st = ic_plane_fill(dst->planes[p].data, dst->planes[p].stride,
+        st = ic__plane_fill(&set, dst->planes[p].data, dst->planes[p].stride,
                            (size_t)cw * (dst->format == IC_FORMAT_NV12 ? 2u : 1u), ch, neutral,
                            dst->format == IC_FORMAT_NV12 ? 2 : 1);
         if (st != IC_OK) return st;
     }
-    if (range == IC_YUV_RANGE_FULL) return map_luma(src, dst, NULL);
+    if (range == IC_YUV_RANGE_FULL) return map_luma(&set, src, dst, NULL);
     /* Y of ic_rgb_to_yuv for R = G = B = gray. The quantised weights sum to
      * round(219/255 * 2^15) for every matrix, so the matrix does not matter. */
     ic_rgb2yuv_coeffs c;
@@ -179,5 +182,5 @@ ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range)
         int32_t y = ((c.yr + c.yg + c.yb) * g + c.y_bias) >> 15;
         lut[g] = (uint8_t)(y > 255 ? 255 : y);
     }
-    return map_luma(src, dst, lut);
+    return map_luma(&set, src, dst, lut);
 }

@@ -106,8 +106,9 @@ ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
     j.dst = *dst;
     j.fn = rgba ? (nv12 ? ic_nv12_to_rgba_row2_c : ic_i420_to_rgba_row2_c)
                 : (nv12 ? ic_nv12_to_rgb_row2_c : ic_i420_to_rgb_row2_c);
+    const ic__settings set = ic__settings_read();
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) {
+    if (set.cpu & IC_CPU_AVX2) {
         j.fn = rgba ? (nv12 ? ic_nv12_to_rgba_row2_avx2 : ic_i420_to_rgba_row2_avx2)
                     : (nv12 ? ic_nv12_to_rgb_row2_avx2 : ic_i420_to_rgb_row2_avx2);
         if (rgba && (uint64_t)dst->planes[0].stride * (uint64_t)dst->height >= IC_STREAM_MIN_BYTES)
@@ -116,5 +117,5 @@ ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
 #endif
     const int64_t pairs = ((int64_t)src->height + 1) / 2;
     const size_t pair_bytes = 2 * ic__row_bytes(dst->format, dst->width, 0);
-    return ic_parallel_for(pairs, ic__band_rows(pair_bytes, 128 * 1024), yuv2rgb_rows, &j);
+    return ic__parallel_for(&set, pairs, ic__band_rows(pair_bytes, 128 * 1024), yuv2rgb_rows, &j);
 }

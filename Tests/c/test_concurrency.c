@@ -116,9 +116,122 @@ static void test_plan_create_race(double seconds) {
     CHECK(failures == 0);
 }
 
+
+/* ---- every entry point reads the settings once -------------------------------------------
+ * The C core counts, per thread, its reads of the thread count and CPU mask (the snapshot
+ * and the public getters alike). An entry point that read them twice could act on two
+ * different values. Linked statically, so the internal counter is visible. */
+uint64_t ic__settings_reads(void);
+
+static uint8_t *zalloc(size_t n) { uint8_t *p = (uint8_t *)calloc(n ? n : 1, 1); if (!p) abort(); return p; }
+
+typedef struct img { ic_image im; uint8_t *mem; } img;
+static img make(ic_format f, int32_t w, int32_t h) {
+    img m;
+    ic_layout l;
+    memset(&m, 0, sizeof m);
+    if (ic_layout_compute(f, w, h, 64, &l) != IC_OK) abort();
+    m.mem = zalloc(l.total_size);
+    for (size_t i = 0; i < l.total_size; i++) m.mem[i] = (uint8_t)(i * 7 + i / 131);
+    ic_image_init(&m.im, f, IC_ALPHA_STRAIGHT, w, h, m.mem, &l);
+    return m;
+}
+
+static int band_sink(void *ctx, const ic_image *band, int32_t first) { (void)ctx; (void)band; (void)first; return 0; }
+
+#define ONCE(what, call)                                                                        \
+    do {                                                                                        \
+        const uint64_t before_ = ic__settings_reads();                                          \
+        ic_status st_ = (call);                                                                 \
+        const uint64_t reads_ = ic__settings_reads() - before_;                                 \
+        if (!check_(st_ == IC_OK && reads_ == 1, what, __FILE__, __LINE__))                     \
+            fprintf(stderr, "    %s: status %d, %llu settings reads\n", what, (int)st_,          \
+                    (unsigned long long)reads_);                                                \
+    } while (0)
+
+static void test_settings_read_once(void) {
+    const int32_t W = 300, H = 200;
+    img rgba = make(IC_FORMAT_RGBA8, W, H), rgba2 = make(IC_FORMAT_RGBA8, W, H), rgb = make(IC_FORMAT_RGB8, W, H);
+    img gray = make(IC_FORMAT_GRAY8, W, H), gray2 = make(IC_FORMAT_GRAY8, W, H);
+    img i420 = make(IC_FORMAT_I420, W, H), nv12 = make(IC_FORMAT_NV12, W, H), i420b = make(IC_FORMAT_I420, W, H);
+    img rot = make(IC_FORMAT_I420, H, W), small = make(IC_FORMAT_I420, 120, 80), smallg = make(IC_FORMAT_GRAY8, 120, 80);
+    const uint8_t v[4] = {1, 2, 3, 4};
+    ONCE("ic_plane_copy", ic_plane_copy(gray.im.planes[0].data, gray.im.planes[0].stride, gray2.im.planes[0].data,
+                                        gray2.im.planes[0].stride, (size_t)W, H));
+    ONCE("ic_plane_fill", ic_plane_fill(gray2.im.planes[0].data, gray2.im.planes[0].stride, (size_t)W, H, v, 1));
+    ONCE("ic_image_copy (3 planes)", ic_image_copy(&i420.im, &i420b.im));
+    ONCE("ic_image_fill (3 planes)", ic_image_fill(&i420b.im, v));
+    ONCE("ic_convert_channels", ic_convert_channels(&rgba.im, &rgb.im));
+    ONCE("ic_rgb_to_yuv", ic_rgb_to_yuv(&rgba.im, &nv12.im, IC_YUV_BT601, IC_YUV_RANGE_FULL));
+    ONCE("ic_yuv_to_rgb", ic_yuv_to_rgb(&nv12.im, &rgba2.im, IC_YUV_BT709, IC_YUV_RANGE_VIDEO));
+    ONCE("ic_yuv_convert_layout", ic_yuv_convert_layout(&nv12.im, &i420.im));
+    ONCE("ic_yuv_convert_layout (same)", ic_yuv_convert_layout(&i420.im, &i420b.im));
+    ONCE("ic_yuv_to_gray", ic_yuv_to_gray(&nv12.im, &gray.im, IC_YUV_RANGE_VIDEO));
+    ONCE("ic_gray_to_yuv", ic_gray_to_yuv(&gray.im, &i420.im, IC_YUV_RANGE_FULL));
+    ONCE("ic_image_orient 6", ic_image_orient(&i420.im, &rot.im, IC_ORIENTATION_RIGHT));
+    ONCE("ic_image_orient 3", ic_image_orient(&i420.im, &i420b.im, IC_ORIENTATION_DOWN));
+    ONCE("ic_image_orient_in_place", ic_image_orient_in_place(&i420b.im, IC_ORIENTATION_DOWN));
+    ic_laplacian_stats ls;
+    ONCE("ic_laplacian_score", ic_laplacian_score(&gray.im, NULL, &ls));
+    int16_t *s16 = (int16_t *)zalloc((size_t)W * H * 2);
+    ic_plane_s16 ps = {s16, (size_t)W * 2, W, H};
+    ONCE("ic_laplacian_s16", ic_laplacian_s16(&nv12.im, NULL, &ps));
+    ONCE("ic_laplacian_u8", ic_laplacian_u8(&gray.im, NULL, &gray2.im, IC_LAPLACIAN_CLAMP_GAMMA));
+    ONCE("ic_resize (I420, 2 planes' kernels)", ic_resize(&i420.im, &small.im, IC_RESIZE_LANCZOS3));
+    ic_resize_params rp;
+    memset(&rp, 0, sizeof rp);
+    rp.format = IC_FORMAT_I420; rp.src_width = W; rp.src_height = H; rp.dst_width = 120; rp.dst_height = 80;
+    rp.filter = IC_RESIZE_TRIANGLE;
+    ic_resize_plan *plan = NULL;
+    size_t plan_size = 0;
+    ONCE("ic_resize_plan_size", ic_resize_plan_size(&rp, &plan_size));
+    ONCE("ic_resize_plan_create", ic_resize_plan_create(&rp, &plan));
+    ONCE("ic_resize_plan_execute", ic_resize_plan_execute(plan, &i420.im, &small.im));
+    ic_resize_plan_destroy(plan);
+    void *pm = NULL;
+    if (posix_memalign(&pm, 64, plan_size)) abort();
+    ONCE("ic_resize_plan_init", ic_resize_plan_init(pm, plan_size, &rp, &plan));
+    free(pm);
+    rp.format = IC_FORMAT_GRAY8;
+    size_t ss = 0;
+    ic_resize_stream *stream = NULL;
+    if (ic_resize_stream_size(&rp, &ss) != IC_OK || posix_memalign(&pm, 64, ss)) abort();
+    if (ic_resize_stream_init(pm, ss, &rp, &stream) != IC_OK) abort();
+    ONCE("ic_resize_stream_push_rows", ic_resize_stream_push_rows(stream, gray.im.planes[0].data, gray.im.planes[0].stride,
+                                                                   H, W, &smallg.im, NULL));
+    free(pm);
+    ic_homography h = {{2.5, 0.1, 3, 0.05, 2.4, 1, 0.0001, 0.0002, 1}};
+    ONCE("ic_warp_perspective (I420)", ic_warp_perspective(&i420.im, &small.im, &h, NULL));
+    ic_quad q = {{{10, 12}, {280, 20}, {270, 190}, {15, 180}}};
+    ONCE("ic_rectify (NV12 -> I420? same format)", ic_rectify(&i420.im, &q, 6, &rot.im, NULL));
+    ic_enhance_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.mode = IC_ENHANCE_GRAY;
+    eo.neutral_chroma = 1;
+    size_t es = 0;
+    if (ic_enhance_scratch_size(W, H, &eo, &es) != IC_OK) abort();
+    void *scratch = zalloc(es);
+    ONCE("ic_enhance_page (NV12, neutral chroma)", ic_enhance_page(&nv12.im, &eo, scratch, es));
+    free(scratch);
+    /* JPEG: encode from NV12 (raw input: one kernel pick), decode to NV12 and in a stream. */
+    uint8_t *jpg = NULL;
+    size_t jn = 0;
+    ONCE("ic_jpeg_encode_alloc (NV12)", ic_jpeg_encode_alloc(&nv12.im, NULL, &jpg, &jn));
+    ONCE("ic_jpeg_decode (NV12)", ic_jpeg_decode(jpg, jn, NULL, &nv12.im, NULL));
+    ic_jpeg_decode_options o;
+    ic_jpeg_decode_options_init(&o);
+    o.format = IC_FORMAT_NV12;
+    ONCE("ic_jpeg_decode_stream (NV12)", ic_jpeg_decode_stream(jpg, jn, &o, band_sink, NULL, NULL));
+    ic_jpeg_free(jpg);
+    free(s16);
+    img all[] = {rgba, rgba2, rgb, gray, gray2, i420, nv12, i420b, rot, small, smallg};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i].mem);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const double seconds = argc > 1 ? atof(argv[1]) : 2.0;
+    test_settings_read_once();
     test_plan_create_race(seconds);
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
