@@ -3,7 +3,7 @@
 // ImageCore: a C core of image kernels behind ~Copyable Swift buffers.
 //
 // No target of the library product uses unsafe build flags (they would make the package unusable
-// as a versioned dependency). libjpeg-turbo is found with pkg-config through system-library
+// as a versioned dependency). libjpeg-turbo and libspng are found with pkg-config through system-library
 // targets; OpenMP's runtime is linked by name and called through its GOMP entry points,
 // because -fopenmp would be an unsafe flag (see README, "Threading").
 import PackageDescription
@@ -30,9 +30,14 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
         ),
+        .systemLibrary(
+            name: "CSpng",
+            pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"]), .brew(["libspng"])]
+        ),
         .target(
             name: "CImageCore",
-            dependencies: ["CTurboJPEG", "CLibJPEG"],
+            dependencies: ["CTurboJPEG", "CLibJPEG", "CSpng"],
             cSettings: [
                 .define("IC_OMP_RUNTIME", .when(platforms: [.linux])),
                 .define("_GNU_SOURCE", .when(platforms: [.linux])),
@@ -42,6 +47,7 @@ let package = Package(
                 .linkedLibrary("m", .when(platforms: [.linux])),
                 .linkedLibrary("turbojpeg"),
                 .linkedLibrary("jpeg"),
+                .linkedLibrary("spng"),
             ]
         ),
         .target(
@@ -62,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "ImageCore", "CImageCore", "CTurboJPEG", "ImageCoreSynthetic",
+                "ImageCore", "CImageCore", "CTurboJPEG", "CSpng", "ImageCoreSynthetic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "bench",
@@ -70,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCoreTests",
-            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "ImageCoreSynthetic"],
+            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "CSpng", "ImageCoreSynthetic"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -113,10 +113,8 @@ IC_INTERNAL void ic__jpeg_scan_markers(const uint8_t *data, size_t size, ic_jpeg
 IC_INTERNAL ic_jpeg_subsampling ic__jpeg_subsampling(j_decompress_ptr cinfo);
 IC_INTERNAL ic_jpeg_colorspace ic__jpeg_colorspace(J_COLOR_SPACE cs);
 
-/* ---- EXIF (exif.c) -------------------------------------------------------------- */
-
-/* Writes the minimal APP1 payload carrying `orientation` (1..8); returns its length (32). */
-IC_INTERNAL size_t ic__exif_orientation_app1(uint8_t out[32], int32_t orientation);
+/* ---- EXIF (exif.c): exif_internal.h --------------------------------------------- */
+#include "exif_internal.h"
 
 /* ---- row kernels (jpeg_rows.c) ---------------------------------------------------
  * Scalar references beside the fast paths; tests compare them through the public API with

@@ -276,6 +276,7 @@ uint32_t ic_get_cpu_mask(void);
 #endif
 
 #include "imagecore/jpeg.h"
+#include "imagecore/png.h"
 #include "imagecore/yuv.h"
 #include "imagecore/rotate.h"
 #include "imagecore/laplacian.h"

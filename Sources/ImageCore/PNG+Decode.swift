@@ -1,0 +1,179 @@
+import CImageCore
+
+extension PNG {
+    /// What a decode reports besides the pixels: size, EXIF orientation, and the warning for
+    /// recoverable damage (the same type as the JPEG codec's).
+    public typealias DecodeReport = JPEG.DecodeReport
+
+    /// A band of decoded rows lent to a streaming consumer (the same type as the JPEG codec's).
+    public typealias Band = JPEG.Band
+
+    /// Limits and strictness of a decode.
+    public struct DecodeOptions: Sendable, Hashable {
+        /// Images with more pixels than this are refused with `.tooLarge` from the header,
+        /// before anything image-sized is allocated.
+        public var maxPixels: Int
+        /// Cap in bytes on the metadata libspng keeps (iCCP, eXIf, text) and on the largest
+        /// inflated chunk; a zlib bomb in iCCP stops there with `.tooLarge`. (Stored ancillary
+        /// chunks are also limited to libspng's fixed 1000.)
+        public var maxMemory: Int
+        /// Treat recoverable damage (image data that ends early or breaks after some rows, an
+        /// ancillary chunk with a bad CRC) as an error instead of a warning.
+        public var strict: Bool
+        /// Rows per band for ``PNG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``.
+        public var bandRows: Int
+
+        public init(maxPixels: Int = Int(IC_PNG_DEFAULT_MAX_PIXELS), maxMemory: Int = Int(IC_PNG_DEFAULT_MAX_MEMORY),
+                    strict: Bool = false, bandRows: Int = 16) {
+            self.maxPixels = maxPixels
+            self.maxMemory = maxMemory
+            self.strict = strict
+            self.bandRows = bandRows
+        }
+
+        func cValue(format: PixelFormat) throws(ImageError) -> ic_png_decode_options {
+            guard maxPixels >= 1, maxMemory >= 1, bandRows >= 1, bandRows <= 65535 else {
+                throw ImageError(.invalidArgument, "PNG decode options: limits and bandRows must be ≥ 1")
+            }
+            var o = ic_png_decode_options()
+            o.format = format.cValue
+            o.flags = strict ? UInt32(IC_PNG_STRICT.rawValue) : 0
+            o.max_pixels = UInt64(maxPixels)
+            o.max_memory = UInt64(maxMemory)
+            o.band_rows = Int32(bandRows)
+            return o
+        }
+    }
+
+    // MARK: decode into an existing buffer
+
+    /// Decodes into `image` (GRAY8, RGB8 or RGBA8, the image's size). Palette and tRNS are
+    /// expanded, 16-bit samples rounded to 8 bits, Adam7 de-interlaced, gray + alpha becomes
+    /// RGBA; GRAY8 from colour is the BT.601 luma. Sets ``PixelBuffer/orientation`` from eXIf
+    /// and RGBA8's alpha mode (`.straight` when the file has alpha, else `.opaque`).
+    ///
+    /// - Throws: `.corruptData` (non-PNG, corrupt; truncated only in strict mode or before the
+    ///   first row), `.tooLarge` (pixel or metadata limit), `.unsupported` (YUV formats),
+    ///   `.bufferTooSmall` / `.invalidArgument` (size mismatch).
+    @discardableResult
+    public static func decode(_ bytes: UnsafeRawBufferPointer, into image: inout PixelBuffer,
+                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
+        var o = try options.cValue(format: image.format)
+        var r = ic_png_decode_result()
+        let status = image.withUnsafeMutableImage { dst in
+            ic_png_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+        }
+        try ImageError.check(status, DecodeReport.text(r))
+        image.orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
+        if image.format == .rgba8 { image.alphaMode = r.has_alpha != 0 ? .straight : .opaque }
+        return DecodeReport(r)
+    }
+
+    /// Decodes bytes held in an array (lent in place) into `image`.
+    @discardableResult
+    public static func decode(_ bytes: [UInt8], into image: inout PixelBuffer,
+                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
+    }
+
+    /// Decodes bytes from a span into `image`.
+    @discardableResult
+    public static func decode(_ bytes: RawSpan, into image: inout PixelBuffer,
+                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
+    }
+
+    // MARK: decode into a new buffer
+
+    /// Decodes into a new buffer of `format`. The header and the pixel limit are checked
+    /// before the buffer is allocated. Warnings are dropped; use the `into:` form to see them.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        let info = try info(bytes)
+        guard info.width * info.height <= options.maxPixels else {
+            throw ImageError(.tooLarge, "\(info.width)x\(info.height) PNG is above the limit of \(options.maxPixels) pixels")
+        }
+        var image = try PixelBuffer(width: info.width, height: info.height, format: format, alignment: alignment)
+        try decode(bytes, into: &image, options: options)
+        return image
+    }
+
+    /// Decodes bytes held in an array (lent in place) into a new buffer.
+    public static func decode(_ bytes: [UInt8], format: PixelFormat = .rgba8,
+                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
+    }
+
+    /// Decodes bytes from a span into a new buffer.
+    public static func decode(_ bytes: RawSpan, format: PixelFormat = .rgba8,
+                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
+    }
+
+    // MARK: stream
+
+    /// State shared with the C callback: the consumer and the error it threw, if any.
+    private struct StreamContext {
+        var body: (borrowing Band) throws(ImageError) -> Void
+        var error: ImageError?
+    }
+
+    /// Decodes in bands of ``DecodeOptions/bandRows`` rows, calling `body` for each, top to
+    /// bottom; the full image never exists in memory. Pixels are identical to a whole decode's.
+    /// Interlaced (Adam7) files throw `.unsupported`: decode them whole. An error thrown by
+    /// `body` stops the decode and is rethrown.
+    @discardableResult
+    public static func decodeStream(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+                                    options: DecodeOptions = .init(),
+                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
+        var o = try options.cValue(format: format)
+        var r = ic_png_decode_result()
+        let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
+            var context = StreamContext(body: escapable, error: nil)
+            let st = withUnsafeMutablePointer(to: &context) { ctx in
+                ic_png_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
+                    let c = raw!.assumingMemoryBound(to: StreamContext.self)
+                    do throws(ImageError) {
+                        try c.pointee.body(Band(band!, firstRow: first))
+                        return 0
+                    } catch {
+                        c.pointee.error = error
+                        return 1
+                    }
+                }, ctx, &r)
+            }
+            return (st, context.error)
+        }
+        if let thrown { throw thrown }
+        try ImageError.check(status, DecodeReport.text(r))
+        return DecodeReport(r)
+    }
+
+    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in an array.
+    @discardableResult
+    public static func decodeStream(_ bytes: [UInt8], format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
+                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
+    }
+
+    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in a span.
+    @discardableResult
+    public static func decodeStream(_ bytes: RawSpan, format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
+                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
+        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
+    }
+}
+
+extension JPEG.DecodeReport {
+    init(_ r: ic_png_decode_result) {
+        width = Int(r.width)
+        height = Int(r.height)
+        orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
+        warnings = Int(r.warnings)
+        lastWarning = r.warnings > 0 ? Self.text(r) : nil
+    }
+
+    static func text(_ r: ic_png_decode_result) -> String {
+        withUnsafeBytes(of: r.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
