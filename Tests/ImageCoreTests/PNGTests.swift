@@ -211,4 +211,29 @@ struct PNGTests {
         let (bytes, usage) = try PixelAllocator.measure { try PNG.decode(png, format: .rgb8).byteCount }
         #expect(usage.peakBytes == bytes, "the decode allocates its output and nothing else")
     }
+
+    @Test("PNG thumbnail: streamed bytes equal a one-shot resize of the whole decode; pixel memory is the thumbnail and the resizer's scratch")
+    func thumbnail() throws {
+        let source = try PNGFixtures.noise(width: 1203, height: 801, seed: 21)
+        let png = try PNG.encode(source, options: .init(compressionLevel: 1))
+        let whole = try PNG.decode(png, format: .rgba8)
+        var expected = try PixelBuffer(width: 256, height: 170, format: .rgba8, alphaMode: .opaque)
+        try whole.resize(into: &expected)
+        let ((bytes, size), usage) = try PixelAllocator.measure { () throws -> ([UInt8], Int) in
+            let t = try Thumbnailer.thumbnail(png: png, maxWidth: 256, maxHeight: 256)
+            #expect(t.image.width == 256 && t.image.height == 170)
+            return (JPEGFixtures.packed(t.image, plane: 0), t.image.byteCount)
+        }
+        #expect(bytes == JPEGFixtures.packed(expected, plane: 0))
+        // The 1203 x 801 decode (3.9 MB) never exists: the peak is the thumbnail plus the
+        // resizer's ring and tables, under a quarter of a megabyte here.
+        #expect(usage.peakBytes < size + 256 * 1024, "\(usage)")
+        // eXIf orientation 6 is applied (13 x 11 stored -> 11 x 13 upright), interlaced files too.
+        let turned = try Thumbnailer.thumbnail(png: try PNGFixtures.bytes("rgb8-exif6"), maxWidth: 100, maxHeight: 100)
+        #expect(turned.image.width == 11 && turned.image.height == 13 && turned.orientation == .right)
+        let upright = try PNG.decode(try PNGFixtures.bytes("rgb8-exif6"), format: .rgba8).upright()
+        #expect(JPEGFixtures.packed(turned.image, plane: 0) == JPEGFixtures.packed(upright, plane: 0))
+        let interlaced = try Thumbnailer.thumbnail(png: try PNGFixtures.bytes("rgba16-adam7"), maxWidth: 5, maxHeight: 5)
+        #expect(interlaced.image.width == 5 && interlaced.image.alphaMode == .straight)
+    }
 }
