@@ -107,6 +107,7 @@ typedef struct png_job {
     png_sink sink;
     uint8_t *scratch;     /* one libspng row when plan.conv != CONV_NONE (8-byte aligned by malloc) */
     int strict;
+    int32_t min_valid_permille;
     ic_png_decode_result *result;
 } png_job;
 
@@ -117,6 +118,14 @@ static void set_message(ic_png_decode_result *r, const char *text) {
 /* Image data ended or broke after `done` complete rows of a non-interlaced file: zero the rest
  * and report a warning (the JPEG codec's contract for a truncated scan). */
 static ic_status recover(png_job *j, int32_t done, int e) {
+    const int64_t needed = ((int64_t)j->min_valid_permille * j->ihdr.height + 999) / 1000;
+    j->result->valid_rows = done;
+    if (done < needed) {
+        snprintf(j->result->message, sizeof j->result->message,
+                 "PNG image data: %s after %d of %u rows (fewer than the %d/1000 required)", spng_strerror(e), done,
+                 j->ihdr.height, j->min_valid_permille);
+        return IC_ERR_CORRUPT_DATA;
+    }
     const size_t row_bytes = (size_t)j->ihdr.width * (size_t)j->plan.dc;
     for (int32_t y = done; y < (int32_t)j->ihdr.height; y++) {
         uint8_t *row;
@@ -168,6 +177,7 @@ static ic_status decode_rows(png_job *j) {
             convert(p, target, row, 0, 1, w);
             if (e == SPNG_EOI && y != h - 1) return fail(j, "PNG image data", SPNG_EINTERNAL);
         }
+        j->result->valid_rows = h;
         ic_status st = sink_flush(&j->sink, h);
         return st == IC_OK ? after_image(j) : st;
     }
@@ -183,6 +193,7 @@ static ic_status decode_rows(png_job *j) {
         convert(p, target, row, ADAM7_X0[ri.pass], ADAM7_DX[ri.pass], w);
         if (e == SPNG_EOI) break;
     }
+    j->result->valid_rows = h;
     return after_image(j);
 }
 
@@ -201,6 +212,7 @@ static ic_status open_job(png_job *j, const uint8_t *data, size_t size, const ic
         return IC_ERR_CORRUPT_DATA;
     }
     j->strict = limits.strict;
+    j->min_valid_permille = limits.min_valid_permille;
     j->result = result;
     j->ctx = ic__png_open(data, size, &limits);
     if (!j->ctx) return IC_ERR_OUT_OF_MEMORY;

@@ -15,6 +15,7 @@ typedef struct ic_png_limits {
     uint64_t max_pixels;
     uint64_t max_memory;
     int strict;
+    int32_t min_valid_permille;
 } ic_png_limits;
 
 /* Resolves zeros to the defaults; IC_ERR_INVALID_ARGUMENT for negative counts. */

@@ -1,8 +1,9 @@
 import CImageCore
 
 extension PNG {
-    /// What a decode reports besides the pixels: size, EXIF orientation, and the warning for
-    /// recoverable damage (the same type as the JPEG codec's).
+    /// What a decode reports besides the pixels: size, EXIF orientation, the warning for
+    /// recoverable damage and the rows decoded from data (the same type as the JPEG codec's;
+    /// `peakMemory` is 0: the PNG decoder's scratch is a few rows and is not counted).
     public typealias DecodeReport = JPEG.DecodeReport
 
     /// A band of decoded rows lent to a streaming consumer (the same type as the JPEG codec's).
@@ -20,14 +21,19 @@ extension PNG {
         /// Treat recoverable damage (image data that ends early or breaks after some rows, an
         /// ancillary chunk with a bad CRC) as an error instead of a warning.
         public var strict: Bool
+        /// Data-sanity rule, as ``JPEG/DecodeOptions/minValidShare``: image data that ends or
+        /// breaks before this share of the rows is `.corruptData` rather than a warning (0.5: half;
+        /// 0: any number of rows ≥ 1; 1: only complete data).
+        public var minValidShare: Double
         /// Rows per band for ``PNG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``.
         public var bandRows: Int
 
         public init(maxPixels: Int = Int(IC_PNG_DEFAULT_MAX_PIXELS), maxMemory: Int = Int(IC_PNG_DEFAULT_MAX_MEMORY),
-                    strict: Bool = false, bandRows: Int = 16) {
+                    strict: Bool = false, minValidShare: Double = 0.5, bandRows: Int = 16) {
             self.maxPixels = maxPixels
             self.maxMemory = maxMemory
             self.strict = strict
+            self.minValidShare = minValidShare
             self.bandRows = bandRows
         }
 
@@ -41,6 +47,7 @@ extension PNG {
             o.max_pixels = UInt64(maxPixels)
             o.max_memory = UInt64(maxMemory)
             o.band_rows = Int32(bandRows)
+            o.min_valid_permille = max(1, Int32((minValidShare * 1000).rounded()))
             return o
         }
     }
@@ -171,6 +178,8 @@ extension JPEG.DecodeReport {
         orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
         warnings = Int(r.warnings)
         lastWarning = r.warnings > 0 ? Self.text(r) : nil
+        validRows = Int(r.valid_rows)
+        peakMemory = 0 // the PNG codec's scratch is width-bounded and not counted
     }
 
     static func text(_ r: ic_png_decode_result) -> String {

@@ -22,15 +22,16 @@ extension Thumbnailer {
         let alpha: AlphaMode = format == .rgba8 && info.hasAlpha ? .straight : .opaque
         let options = PNG.DecodeOptions(bandRows: bandRows)
         var image = try PixelBuffer(width: out.width, height: out.height, format: format, alphaMode: alpha)
+        let report: PNG.DecodeReport
         if info.isInterlaced {
             var whole = try PixelBuffer(width: info.width, height: info.height, format: format)
-            try PNG.decode(png, into: &whole, options: options)
+            report = try PNG.decode(png, into: &whole, options: options)
             whole.alphaMode = alpha
             try whole.resize(into: &image)
         } else {
             var resizer = try StreamingResizer(format: format, alphaMode: alpha, sourceWidth: info.width, sourceHeight: info.height,
                                                width: out.width, height: out.height)
-            try PNG.decodeStream(png, format: format, options: options) { (band: borrowing PNG.Band) throws(ImageError) in
+            report = try PNG.decodeStream(png, format: format, options: options) { (band: borrowing PNG.Band) throws(ImageError) in
                 let stride = band.plane(0).stride
                 try band.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
                     try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
@@ -51,7 +52,7 @@ extension Thumbnailer {
             image.orientation = .up
         }
         return StreamedThumbnail(image: image, scale: 8, decodedWidth: info.width, decodedHeight: info.height,
-                                 orientation: info.orientation)
+                                 orientation: info.orientation, report: report)
     }
 
     /// ``thumbnail(png:maxWidth:maxHeight:format:bandRows:)-(UnsafeRawBufferPointer,_,_,_,_)`` for

@@ -20,8 +20,9 @@
  *   ancillary chunks too).
  * - Recoverable damage is a warning, as with the JPEG codec: a non-interlaced file whose image
  *   data ends early (truncated download) or fails its checksum after some rows decodes those
- *   rows, fills the rest with zeros and counts a warning in ::ic_png_decode_result;
- *   ::IC_PNG_STRICT makes it an error. libspng drops ancillary chunks with a bad CRC (strict:
+ *   rows, fills the rest with zeros and counts a warning in ::ic_png_decode_result (when at
+ *   least ::ic_png_decode_options::min_valid_permille of the rows came from data, default half;
+ *   else IC_ERR_CORRUPT_DATA); ::IC_PNG_STRICT makes it an error. libspng drops ancillary chunks with a bad CRC (strict:
  *   an error).
  *
  * All entry points are pure functions of their byte input (no global state), so each is a
@@ -123,6 +124,9 @@ typedef struct ic_png_decode_options {
     uint64_t max_memory;     /**< Cap on metadata held while decoding (libspng's chunk cache limit; also
                                   the largest inflated iCCP / zTXt / iTXt); 0 = ::IC_PNG_DEFAULT_MAX_MEMORY. */
     int32_t band_rows;       /**< ::ic_png_decode_stream: rows per band; 0 = 16. */
+    int32_t min_valid_permille; /**< Data-sanity rule, as the JPEG codec's: image data that ends or breaks
+                                  after fewer than ceil(min_valid_permille * height / 1000) rows is
+                                  IC_ERR_CORRUPT_DATA instead of a warning. 1..1000; 0 = 500 (half). */
 } ic_png_decode_options;
 
 /** Sets `options` to the defaults (all zero). */
@@ -139,6 +143,8 @@ typedef struct ic_png_decode_result {
     int32_t warnings;        /**< Recoverable damage seen (0 or 1: decoding stops at the first). */
     int32_t has_alpha;       /**< 1 when the file has an alpha channel or tRNS (RGBA8 output then carries
                                   straight alpha; else its alpha is 255). */
+    int32_t valid_rows;      /**< Rows decoded from image data: `height` when it was whole; rows from here
+                                  on were set to 0 (a warning). */
     char message[IC_PNG_MESSAGE_LENGTH]; /**< The error on failure, else the warning, else "". */
 } ic_png_decode_result;
 
