@@ -5,15 +5,15 @@ import Glibc
 import Darwin
 #endif
 
-/// The one place that picks a file's codec: inputs by content (JPEG, PNM; raw `.yuv` by
-/// extension with a size and layout), outputs by extension. A new codec (PNG) plugs in
-/// here: `Kind`, `inputKind`, `outputKind`, `read`, `write`.
+/// The one place that picks a file's codec: inputs by content (JPEG, PNG, PNM; raw `.yuv` by
+/// extension with a size and layout), outputs by extension. A new codec plugs in here:
+/// `Kind`, `sniff`, `outputKind`, `read`, `write`.
 ///
 /// Every read honours the process limits (`Settings`: `--max-pixels`, `--max-memory`,
 /// `--strict`), names the file in every error, and notes decoder warnings in the file's
 /// `FileResult`. Every write goes through `OutputFile` (a temporary renamed into place).
 enum ImageFiles {
-    enum Kind: Equatable { case pnm, yuv, jpeg }
+    enum Kind: Equatable { case pnm, yuv, jpeg, png }
 
     /// Raw YUV input: size and layout.
     struct Raw {
@@ -28,17 +28,21 @@ enum ImageFiles {
         return String(name[name.index(after: dot)...]).lowercased()
     }
 
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "pgm", "ppm", "pam", "pnm"]
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "pgm", "ppm", "pam", "pnm"]
     static let jpegExtensions: Set<String> = ["jpg", "jpeg"]
+    /// What the batch photo commands (thumbnail, sharpest, contact sheet) take from folders.
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "png"]
     static let outputExtensions: Set<String> = ["jpg", "jpeg", "pgm", "ppm", "pam", "pnm", "yuv", "png"]
 
     /// Whether a file found in a folder is an image input (by extension).
     static func isImageName(_ name: String) -> Bool { ext(name).map(imageExtensions.contains) ?? false }
     static func isJPEGName(_ name: String) -> Bool { ext(name).map(jpegExtensions.contains) ?? false }
+    static func isPhotoName(_ name: String) -> Bool { ext(name).map(photoExtensions.contains) ?? false }
 
-    /// What the first bytes say.
+    /// What the first bytes say (PNG needs 8, the others 2).
     static func sniff(_ head: ArraySlice<UInt8>) -> Kind? {
         if head.count >= 2 && head[head.startIndex] == 0xFF && head[head.startIndex + 1] == 0xD8 { return .jpeg }
+        if head.count >= 8 && head.elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if head.count >= 2 && head[head.startIndex] == UInt8(ascii: "P")
             && (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(head[head.startIndex + 1]) { return .pnm }
         return nil
@@ -51,8 +55,8 @@ enum ImageFiles {
         case "yuv": return .yuv
         case "pgm", "ppm", "pam", "pnm": return .pnm
         case "jpg", "jpeg": return .jpeg
-        case "png": throw ImageError(.unsupported, "\(path): PNG output is not supported yet, and JPEG bytes are never written into a .png; use .jpg")
-        default: throw ImageError(.unsupported, "\(path): unknown output extension; use .jpg, .pgm, .ppm, .pam, .pnm or .yuv")
+        case "png": return .png
+        default: throw ImageError(.unsupported, "\(path): unknown output extension; use .jpg, .png, .pgm, .ppm, .pam, .pnm or .yuv")
         }
     }
 
@@ -88,21 +92,69 @@ enum ImageFiles {
         do throws(ImageError) {
             // A named file is sniffed from its first bytes, so a PNM streams from the file into
             // its buffer; standard input is read once, whole.
-            let head = path == "-" ? nil : try FileBytes.read(path: path, limit: 2)
+            let head = path == "-" ? nil : try FileBytes.read(path: path, limit: 8)
             var data = path == "-" ? try bytes(path) : []
-            switch sniff((head ?? data).prefix(2)) {
+            switch sniff((head ?? data).prefix(8)) {
             case .jpeg:
                 if head != nil { data = try bytes(path) }
                 return try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
+            case .png:
+                if head != nil { data = try bytes(path) }
+                return try decodePNG(data, format: format, options: pngOptions(settings), result: &result)
             case .pnm:
                 let image = head != nil ? try PNM.read(path: path) : try PNM.decode(data)
                 result.width = image.width
                 result.height = image.height
                 return image
             default:
-                throw ImageError(.unsupported, "neither JPEG nor PNM")
+                throw ImageError(.unsupported, "neither JPEG, PNG nor PNM")
             }
         } catch { throw named(path, error) }
+    }
+
+    /// The process limits for the PNG decoder (its `maxMemory` is a metadata cap of its own,
+    /// left at the default; pixel buffers are counted by the `--max-memory` budget as always).
+    static func pngOptions(_ settings: Settings) -> PNG.DecodeOptions {
+        let j = settings.decodeOptions()
+        return PNG.DecodeOptions(maxPixels: j.maxPixels, strict: j.strict, minValidShare: j.minValidShare)
+    }
+
+    /// Decodes PNG bytes into a new buffer (RGBA8 with straight alpha for a file with alpha,
+    /// else GRAY8 or RGB8 as stored, unless `format` is given), noting warnings.
+    static func decodePNG(_ data: [UInt8], format: PixelFormat?, options: PNG.DecodeOptions,
+                          result: inout FileResult) throws(ImageError) -> PixelBuffer {
+        let info = try PNG.info(data)
+        let f = format ?? (info.hasAlpha ? .rgba8 : info.colorType == .gray ? .gray8 : .rgb8)
+        guard info.width * info.height <= options.maxPixels else {
+            throw ImageError(.tooLarge, "\(info.width)x\(info.height) is above the limit of \(options.maxPixels) pixels")
+        }
+        var image = try PixelBuffer(width: info.width, height: info.height, format: f)
+        let report = try PNG.decode(data, into: &image, options: options)
+        result.note(report)
+        result.width = image.width
+        result.height = image.height
+        return image
+    }
+
+    /// A streamed thumbnail of a JPEG or PNG (by content).
+    static func thumbnail(_ data: [UInt8], box: (Int, Int), settings: Settings) throws(ImageError) -> StreamedThumbnail {
+        switch sniff(data.prefix(8)) {
+        case .jpeg: return try Thumbnailer.thumbnail(data, maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions())
+        case .png: return try Thumbnailer.thumbnail(png: data, maxWidth: box.0, maxHeight: box.1)
+        default: throw ImageError(.unsupported, "neither JPEG nor PNG")
+        }
+    }
+
+    /// Encodes for a `.jpg` or `.png` output.
+    static func encode(_ image: borrowing PixelBuffer, kind: Kind, quality: Int) throws(ImageError) -> [UInt8] {
+        switch kind {
+        case .png:
+            if image.format.isYUV { return try PNG.encode(try image.converted(to: .rgb8)) }
+            if image.format == .rgba8 && image.alphaMode == .premultiplied { return try PNG.encode(try image.converted(to: .rgb8)) }
+            return try PNG.encode(image)
+        default:
+            return try JPEG.encode(image, options: .init(quality: quality))
+        }
     }
 
     /// Decodes JPEG bytes into a new buffer, noting warnings.
@@ -131,7 +183,8 @@ enum ImageFiles {
     /// Writes by extension, converting where the extension asks for another format: `.pgm`
     /// gray (luma of colour), `.ppm` RGB (alpha dropped, gray spread), `.pam`/`.pnm` gray,
     /// RGB or RGBA as they are (YUV as RGB), `.yuv` I420/NV12 (`yuvLayout` for non-YUV
-    /// images), `.jpg` gray, RGB, RGBA or YUV planes at `quality`.
+    /// images), `.jpg` gray, RGB, RGBA or YUV planes at `quality`, `.png` gray, RGB or RGBA
+    /// (YUV as RGB).
     static func write(_ image: borrowing PixelBuffer, to path: String, quality: Int,
                       yuvLayout: PixelFormat = .i420, stdoutKind: Kind? = nil) throws(ImageError) {
         let kind = try outputKind(of: path, stdoutKind: stdoutKind)
@@ -155,9 +208,8 @@ enum ImageFiles {
             } else {
                 try writeOutput(path) { (f: OutputFile) throws(ImageError) in try PNM.write(image, fileDescriptor: f.fd, name: path) }
             }
-        case .jpeg:
-            let bytes = try JPEG.encode(image, options: .init(quality: quality))
-            try writeBytes(bytes, to: path)
+        case .jpeg, .png:
+            try writeBytes(try encode(image, kind: kind, quality: quality), to: path)
         }
     }
 

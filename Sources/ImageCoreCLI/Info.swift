@@ -3,23 +3,23 @@ import ImageCore
 /// `imagecore info FILE...`: what a JPEG's or PNM's header says, without decoding pixels.
 enum Info {
     static let spec = CommandSpec(
-        name: "info", abstract: "Print what a JPEG's or PNM's header says, without decoding pixels.",
+        name: "info", abstract: "Print what a JPEG's, PNG's or PNM's header says, without decoding pixels.",
         discussion: "One 'key: value' block per file (blank line between files), or one JSON object per file with --json.",
-        positionals: [PositionalSpec(name: "files", help: "JPEG or PNM files, or folders ('-': standard input).", many: true)],
+        positionals: [PositionalSpec(name: "files", help: "JPEG, PNG or PNM files, or folders ('-': standard input).", many: true)],
         options: CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         try runFileCommand(a, BatchShape(writesFiles: false), verb: "info") { (job, settings) throws(ImageError) in
             let path = job.input.path
             var lines: [(String, String)] = []
-            if path != "-", ImageFiles.sniff(try FileBytes.read(path: path, limit: 2)[...]) == .pnm {
+            if path != "-", ImageFiles.sniff(try FileBytes.read(path: path, limit: 8)[...]) == .pnm {
                 let h: PNM.Header
                 do throws(ImageError) { h = try PNM.readHeader(path: path) } catch { throw ImageFiles.named(path, error) }
                 lines = [("format", "pnm \(h.magic)"), ("width", "\(h.width)"), ("height", "\(h.height)"),
                          ("channels", "\(h.channels)"), ("maxval", "\(h.maxValue)"), ("pixel format", "\(h.format)")]
             } else {
                 let bytes = try ImageFiles.bytes(path)
-                switch ImageFiles.sniff(bytes.prefix(2)) {
+                switch ImageFiles.sniff(bytes.prefix(8)) {
                 case .jpeg:
                     let i: JPEG.Info
                     do throws(ImageError) { i = try JPEG.info(bytes) } catch { throw ImageFiles.named(path, error) }
@@ -30,12 +30,21 @@ enum Info {
                              ("orientation", "\(i.orientation.exifValue)"), ("exif", "\(i.hasEXIF)"),
                              ("icc profile", i.hasICCProfile ? "\(i.iccProfileSize) bytes" : "none"),
                              ("adobe marker", "\(i.hasAdobeMarker)")]
+                case .png:
+                    let i: PNG.Info
+                    do throws(ImageError) { i = try PNG.info(bytes) } catch { throw ImageFiles.named(path, error) }
+                    lines = [("format", "png"), ("width", "\(i.width)"), ("height", "\(i.height)"),
+                             ("bit depth", "\(i.bitDepth)"), ("color type", "\(i.colorType)"), ("interlaced", "\(i.isInterlaced)"),
+                             ("alpha", "\(i.hasAlpha)"), ("orientation", "\(i.orientation.exifValue)"), ("exif", "\(i.hasEXIF)"),
+                             ("icc profile", i.hasICCProfile ? "\(i.iccProfileSize) bytes" : "none"),
+                             ("srgb", i.sRGBIntent.map { "intent \($0)" } ?? "none"),
+                             ("gamma", i.gamma.map { String($0) } ?? "none")]
                 case .pnm:
                     let image: PixelBuffer
                     do throws(ImageError) { image = try PNM.decode(bytes) } catch { throw ImageFiles.named(path, error) }
                     lines = [("format", "pnm"), ("width", "\(image.width)"), ("height", "\(image.height)"), ("pixel format", "\(image.format)")]
                 default:
-                    throw ImageError(.unsupported, "\(path): neither JPEG nor PNM")
+                    throw ImageError(.unsupported, "\(path): neither JPEG, PNG nor PNM")
                 }
             }
             var r = FileResult()

@@ -105,7 +105,7 @@ struct CLIYUVRotateTests {
             ["convert", yuv, out + ".ppm"],                                    // no --size
             ["convert", yuv, out + ".ppm", "--size", "6x"],                    // bad size
             ["convert", yuv, out + ".ppm", "--size", "7x4"],                   // wrong size for the file
-            ["convert", ppm, out + ".png"],                                    // unknown output extension
+            ["convert", ppm, out + ".webp"],                                   // unknown output extension
             ["convert", ppm, out + ".yuv", "--layout", "yv12"],
             ["convert", ppm, out + ".yuv", "--matrix", "bt2020"],
             ["convert", ppm, out + ".yuv", "--range", "tv-ish"],

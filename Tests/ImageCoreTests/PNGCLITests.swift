@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import ImageCore
+
+/// PNG through the CLI: read by content, written by extension, thumbnails streamed.
+@Suite("imagecore CLI: PNG")
+struct PNGCLITests {
+    static func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test("info, convert PNG -> PPM/JPEG/PNG and back, resize to .png, thumbnails of a folder of PNGs")
+    func commands() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try PNGFixtures.noise(width: 97, height: 61, seed: 4)
+        let png = dir.appendingPathComponent("in.png").path
+        try Data(try PNG.encode(source)).write(to: URL(fileURLWithPath: png))
+
+        let info = try CLITests.run(["info", png])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("format: png") && info.stdout.contains("width: 97") && info.stdout.contains("color type: rgb"))
+
+        // PNG -> PPM is lossless: the PPM holds the source pixels.
+        let ppm = dir.appendingPathComponent("out.ppm").path
+        #expect(try CLITests.run(["convert", png, ppm]).status == 0)
+        #expect(JPEGFixtures.packed(try PNM.read(path: ppm), plane: 0) == JPEGFixtures.packed(source, plane: 0))
+        // PPM -> PNG round trip, and a JPEG output.
+        let back = dir.appendingPathComponent("back.png").path
+        #expect(try CLITests.run(["convert", ppm, back]).status == 0)
+        let decoded = try PNG.decode(try [UInt8](Data(contentsOf: URL(fileURLWithPath: back))), format: .rgb8)
+        #expect(JPEGFixtures.packed(decoded, plane: 0) == JPEGFixtures.packed(source, plane: 0))
+        let jpg = dir.appendingPathComponent("out.jpg").path
+        #expect(try CLITests.run(["convert", png, jpg]).status == 0)
+        #expect(try JPEG.info(try [UInt8](Data(contentsOf: URL(fileURLWithPath: jpg)))).width == 97)
+
+        // Resize writes PNG by extension: RGB stays RGB (no alpha invented).
+        let small = dir.appendingPathComponent("small.png").path
+        let r = try CLITests.run(["resize", png, small, "--width", "40"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let smallInfo = try PNG.info(try [UInt8](Data(contentsOf: URL(fileURLWithPath: small))))
+        #expect(smallInfo.width == 40 && smallInfo.colorType == .rgb)
+
+        // Thumbnails: a folder's PNGs are taken; .png and .jpg outputs.
+        let folder = dir.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: png, toPath: folder.appendingPathComponent("a.png").path)
+        try Data(try PNGFixtures.bytes("rgb8-exif6")).write(to: folder.appendingPathComponent("b.png"))
+        let out = dir.appendingPathComponent("thumbs")
+        let t = try CLITests.run(["thumbnail", folder.path, "--size", "32", "-o", out.path])
+        #expect(t.status == 0, "\(t.stderr)")
+        let a = try JPEG.info(try [UInt8](Data(contentsOf: out.appendingPathComponent("a.thumb.jpg"))))
+        #expect(a.width == 32 && a.height == 20)
+        let b = try JPEG.info(try [UInt8](Data(contentsOf: out.appendingPathComponent("b.thumb.jpg"))))
+        #expect(b.width == 11 && b.height == 13 && b.orientation == .up, "eXIf orientation 6 applied")
+        let pngThumb = dir.appendingPathComponent("t.png").path
+        #expect(try CLITests.run(["thumbnail", png, "--size", "16", "-o", pngThumb]).status == 0)
+        #expect(try PNG.info(try [UInt8](Data(contentsOf: URL(fileURLWithPath: pngThumb)))).width == 16)
+    }
+
+    @Test("a corrupt PNG is a one-line error naming the file")
+    func corrupt() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = try PNGFixtures.bytes("rgb8")
+        bytes[20] ^= 0xFF // inside IHDR: its CRC no longer matches
+        let path = dir.appendingPathComponent("bad.png").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = try CLITests.run(["convert", path, dir.appendingPathComponent("x.ppm").path])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("bad.png") && r.stderr.contains("corrupt"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.ppm").path))
+    }
+}
