@@ -8,6 +8,7 @@
  * crop whose left edge libjpeg cannot start at, and CMYK (which libjpeg does not convert to
  * RGB), go through a scratch band. */
 #include "jpeg_internal.h"
+#include "jpeg_lowfreq_internal.h"
 
 #include <limits.h>
 #include <string.h>
@@ -40,6 +41,7 @@ typedef struct decode_job {
     ic_jpeg_band_fn fn;             /* ic_jpeg_decode_stream */
     void *fn_context;
     ic_jpeg_sink sink;
+    ic_jpeg_decoder_kind decoder;   /* who produced the pixels */
 } decode_job;
 
 static int is_yuv(ic_format f) { return f == IC_FORMAT_I420 || f == IC_FORMAT_NV12; }
@@ -49,7 +51,7 @@ static ic_status check_options(const ic_jpeg_decode_options *o, ic_format format
         !is_yuv(format))
         return IC_ERR_INVALID_ARGUMENT;
     if (o->scale_num < 1 || o->scale_num > 8) return IC_ERR_INVALID_ARGUMENT;
-    if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT))
+    if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT | IC_JPEG_LIBJPEG_ONLY))
         return IC_ERR_INVALID_ARGUMENT;
     if (o->max_scans < 1 || o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION) return IC_ERR_INVALID_ARGUMENT;
     if (o->min_valid_permille > 1000) return IC_ERR_INVALID_ARGUMENT;
@@ -311,6 +313,14 @@ static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
         s->context = job->fn_context;
     }
     job->plan.sink = s;
+    /* Progressive files at 1/8 and 1/4: the scans those scales read, row by row
+     * (jpeg_lowfreq.c); anything it does not take continues below, with libjpeg. */
+    int used = 0;
+    ic_status st = ic__jpeg_decode_lowfreq(cinfo, job->data, job->size, &job->plan, &used);
+    if (used) {
+        job->decoder = IC_JPEG_DECODER_LOWFREQ;
+        return st;
+    }
     if (is_yuv(job->format)) return ic__jpeg_decode_yuv(cinfo, &job->plan);
     return decode_packed(cinfo, job);
 }
@@ -327,6 +337,7 @@ static void fill_result(ic_jpeg_decode_result *result, const decode_job *job, co
     ic__jpeg_scan_markers(job->data, job->size, &m);
     result->orientation = m.orientation ? m.orientation : 1;
     result->warnings = dec->err.warnings;
+    result->decoder = job->decoder;
     memcpy(result->message, dec->err.message, sizeof result->message);
     result->message[sizeof result->message - 1] = '\0';
     result->valid_rows = !dec->err.decoding ? 0 : dec->err.problem ? dec->err.valid_rows : result->height;

@@ -157,10 +157,14 @@ ic_status ic_jpeg_pick_scale(int32_t width, int32_t height, int32_t target_width
 typedef enum ic_jpeg_decode_flags {
     IC_JPEG_STRICT = 1 << 0,         /**< Treat libjpeg warnings (recoverable corruption) as errors. */
     IC_JPEG_FAST_UPSAMPLE = 1 << 1,  /**< Box chroma upsampling (TJFLAG_FASTUPSAMPLE); default: fancy (triangle). */
-    IC_JPEG_FAST_DCT = 1 << 2        /**< Fast integer IDCT (TJFLAG_FASTDCT); default: accurate (JDCT_ISLOW).
+    IC_JPEG_FAST_DCT = 1 << 2,       /**< Fast integer IDCT (TJFLAG_FASTDCT); default: accurate (JDCT_ISLOW).
                                           I420/NV12 below full size keep the accurate IDCT: libjpeg's scaled
                                           IDCTs are all of that kind, and TurboJPEG's own combination of the
                                           two mixes dequantisation tables. */
+    IC_JPEG_LIBJPEG_ONLY = 1 << 3    /**< Decode every file with libjpeg, never with the reduced progressive
+                                          decoder (see ::ic_jpeg_decode, "Progressive files at 1/8 and 1/4"):
+                                          the output is the same, libjpeg needs a coefficient buffer for the
+                                          whole image. For comparisons and benchmarks. */
 } ic_jpeg_decode_flags;
 
 /**
@@ -240,7 +244,15 @@ typedef struct ic_jpeg_decode_result {
                                   rows count. 0 from ::ic_jpeg_decode_size (nothing decoded). */
     uint64_t peak_memory;    /**< Most bytes the decode held at once, as ::ic_jpeg_decode_options::max_memory
                                   counts them. */
+    int32_t decoder;         /**< ::ic_jpeg_decoder_kind that produced the pixels (decode and stream only). */
 } ic_jpeg_decode_result;
+
+/** Which decoder produced a decode's pixels (::ic_jpeg_decode_result::decoder). */
+typedef enum ic_jpeg_decoder_kind {
+    IC_JPEG_DECODER_LIBJPEG = 0,     /**< libjpeg (every file, every request). */
+    IC_JPEG_DECODER_LOWFREQ = 1      /**< The reduced progressive decoder: a progressive file at 1/8 or 1/4
+                                          from the scans those scales read (see ::ic_jpeg_decode). */
+} ic_jpeg_decoder_kind;
 
 /**
  * The size a decode with `options` will produce (the crop size if cropping, else the

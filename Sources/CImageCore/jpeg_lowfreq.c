@@ -1,0 +1,494 @@
+/* The reduced progressive decoder's driver: whether a request qualifies, the walk over the
+ * file's segments and scans, the choice of the scans to decode, and the row loop that turns
+ * each iMCU row's coefficients into output rows.
+ *
+ * libjpeg decodes a progressive file by entropy-decoding every scan into a coefficient
+ * buffer for the whole image (2 bytes per sample) before the first output row, also at 1/8
+ * scale, where its 1x1 IDCT reads only the DC coefficient. Here the scans are found marker
+ * to marker (a memchr for 0xFF per segment), the ones no reduced IDCT of this decode reads
+ * are skipped without entropy decoding, and the kept ones advance together one iMCU row at a
+ * time, so coefficient memory is one iMCU row, whatever the image size.
+ *
+ * Which coefficients a decode reads is libjpeg's choice, taken from the decompressor after
+ * jpeg_calc_output_dimensions: each component's DCT_scaled_size (1, 2 or 4 here). A 1x1 IDCT
+ * reads the DC coefficient only, so only DC scans are kept for such a component; the 2x2
+ * and 4x4 IDCTs of jidctred.c read odd (and 2x2: also even) frequencies up to 7, so for such
+ * a component every scan is kept (an AC refinement scan depends on the whole band's
+ * history). At 1/8 that means the DC scans only for 4:4:4, 4:2:2 and gray files, and the
+ * DC scans plus the (small) chroma scans for 4:2:0; at 1/4, all scans but in one row of
+ * coefficient memory.
+ *
+ * Everything unusual goes back to libjpeg, which then behaves exactly as without this
+ * decoder: a segment or marker out of place, a truncated file, a scan script libjpeg warns
+ * about, block smoothing (libjpeg smooths when some of the first AC coefficients were never
+ * fully sent), any irregularity in the data of a kept scan. Not seen: corruption inside the
+ * entropy-coded data of a skipped scan, which does not change the pixels of this decode
+ * (libjpeg would warn about it); IC_JPEG_STRICT decodes therefore always use libjpeg. */
+#include "jpeg_lowfreq_internal.h"
+
+#include <string.h>
+
+enum {
+    M_SOF0 = 0xC0, M_SOF2 = 0xC2, M_DHT = 0xC4, M_DAC = 0xCC, M_RST0 = 0xD0, M_RST7 = 0xD7,
+    M_SOI = 0xD8, M_EOI = 0xD9, M_SOS = 0xDA, M_DQT = 0xDB, M_DRI = 0xDD, M_APP0 = 0xE0,
+    M_APP15 = 0xEF, M_COM = 0xFE, M_TEM = 0x01
+};
+
+/* libjpeg's limit on blocks in an interleaved MCU (D_MAX_BLOCKS_IN_MCU). */
+enum { MAX_BLOCKS_IN_MCU = 10 };
+
+/* Natural positions of the quantisation entries libjpeg's block smoothing divides by
+ * (Q00 and the nine first AC coefficients in zigzag order). */
+static const uint8_t smoothing_positions[10] = {0, 1, 8, 16, 9, 2, 3, 10, 17, 24};
+
+/* Zigzag index -> natural index, for the DQT payload (zigzag order in the file). */
+static const uint8_t zigzag_natural[64] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,
+    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6,  7,  14, 21, 28,
+    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+
+/* ---- the walk ------------------------------------------------------------------------------ */
+
+typedef struct walk {
+    j_decompress_ptr cinfo;    /* for scratch from libjpeg's pool */
+    ic_lf_frame *frame;
+    ic_lf_huff_spec dc[4], ac[4];
+    uint16_t quant[4][64];
+    int quant_defined[4];
+    uint32_t restart_interval;
+    int32_t scans;             /* SOS markers seen */
+    int32_t max_scans;
+    int seen_sof;
+    ic_lf_scan **kept;         /* kept scans in file order (a growing array in the pool) */
+    int32_t nkept, cap;
+} walk;
+
+static uint32_t be16(const uint8_t *p) { return (uint32_t)p[0] << 8 | p[1]; }
+
+static int parse_dqt(walk *w, const uint8_t *p, size_t n) {
+    while (n > 0) {
+        const int prec = p[0] >> 4, slot = p[0] & 15;
+        const size_t need = 1 + 64 * (size_t)(prec ? 2 : 1);
+        if (prec > 1 || slot > 3 || n < need) return 0;
+        for (int i = 0; i < 64; i++)
+            w->quant[slot][zigzag_natural[i]] = (uint16_t)(prec ? be16(p + 1 + 2 * i) : p[1 + i]);
+        w->quant_defined[slot] = 1;
+        p += need;
+        n -= need;
+    }
+    return 1;
+}
+
+static int parse_dht(walk *w, const uint8_t *p, size_t n) {
+    while (n > 0) {
+        if (n < 17) return 0;
+        const int cls = p[0] >> 4, slot = p[0] & 15;
+        if (cls > 1 || slot > 3) return 0;
+        size_t count = 0;
+        for (int l = 1; l <= 16; l++) count += p[l];
+        if (count > 256 || n < 17 + count) return 0;
+        ic_lf_huff_spec *t = cls ? &w->ac[slot] : &w->dc[slot];
+        memset(t, 0, sizeof *t);
+        memcpy(t->counts + 1, p + 1, 16);
+        memcpy(t->symbols, p + 17, count);
+        t->defined = 1;
+        p += 17 + count;
+        n -= 17 + count;
+    }
+    return 1;
+}
+
+/* Where a scan's entropy-coded data ends: the first marker that is not RSTn (0xFF 0x00 is a
+ * data byte; extra 0xFF before a marker are fill). NULL when the file ends first. */
+static const uint8_t *scan_end(const uint8_t *p, const uint8_t *end) {
+    for (;;) {
+        p = (const uint8_t *)memchr(p, 0xFF, (size_t)(end - p));
+        if (!p) return NULL;
+        const uint8_t *q = p + 1;
+        while (q < end && *q == 0xFF) q++;
+        if (q >= end) return NULL;
+        if (*q == 0 || (*q >= M_RST0 && *q <= M_RST7)) {
+            p = q + 1;
+            continue;
+        }
+        return p;
+    }
+}
+
+/* Whether a component's reduced IDCT reads coefficients beyond DC. */
+static int needs_ac(const ic_lf_component *c) { return c->needed && c->scaled > 1; }
+
+static const ic_lf_huff *built_table(walk *w, const ic_lf_huff_spec *spec, int dc) {
+    ic_lf_huff *h = (ic_lf_huff *)ic__jpeg_scratch((j_common_ptr)w->cinfo, sizeof *h);
+    (void)ic__lf_huff_build(spec, dc, h); /* validated by the caller */
+    return h;
+}
+
+/* One SOS: libjpeg's checks (get_sos, per_scan_setup, start_pass_phuff_decoder), then the
+ * scan is kept (a cursor) or skipped. Returns 0 to leave the file to libjpeg. */
+static int take_scan(walk *w, const uint8_t *hdr, size_t len, const uint8_t *data, const uint8_t *file_end,
+                     const uint8_t **next) {
+    ic_lf_frame *f = w->frame;
+    if (!w->seen_sof || len < 1) return 0;
+    const int ns = hdr[0];
+    if (ns < 1 || ns > 4 || len != (size_t)(2 * ns + 4)) return 0;
+    if (++w->scans > w->max_scans) return 0; /* libjpeg refuses (IC_ERR_TOO_LARGE) */
+    int comp[4], dct[4], act[4], last = -1, blocks = 0;
+    for (int i = 0; i < ns; i++) {
+        const int id = hdr[1 + 2 * i], tables = hdr[2 + 2 * i];
+        int ci = -1;
+        for (int k = 0; k < f->ncomp; k++)
+            if (f->comp[k].id == id) { ci = k; break; }
+        /* Components in frame order: what libjpeg's get_sos surely accepts. */
+        if (ci <= last) return 0;
+        last = ci;
+        comp[i] = ci;
+        dct[i] = tables >> 4;
+        act[i] = tables & 15;
+        blocks += f->comp[ci].h * f->comp[ci].v;
+    }
+    const int ss = hdr[1 + 2 * ns], se = hdr[2 + 2 * ns], ah = hdr[3 + 2 * ns] >> 4, al = hdr[3 + 2 * ns] & 15;
+    if (ns > 1 && blocks > MAX_BLOCKS_IN_MCU) return 0;
+    /* Scan parameters (libjpeg errors) and progression order (libjpeg warns). */
+    const int dc_band = ss == 0;
+    if (dc_band ? se != 0 : (ss > se || se > 63 || ns != 1)) return 0;
+    if ((ah != 0 && al != ah - 1) || al > 13) return 0;
+    for (int i = 0; i < ns; i++) {
+        ic_lf_component *c = &f->comp[comp[i]];
+        if (!dc_band && c->coef_bits[0] < 0) return 0;
+        for (int k = ss; k <= se; k++) {
+            const int expected = c->coef_bits[k] < 0 ? 0 : c->coef_bits[k];
+            if (ah != expected) return 0;
+            c->coef_bits[k] = al;
+        }
+        /* libjpeg copies a component's quantisation table when the component first appears. */
+        if (!c->latched) {
+            if (!w->quant_defined[c->qtable]) return 0;
+            for (int k = 0; k < 64; k++) c->quant[k] = (int16_t)w->quant[c->qtable][k];
+            memcpy(c->quant_raw, w->quant[c->qtable], sizeof c->quant_raw);
+            c->latched = 1;
+        }
+        /* Tables it would build (and refuse if absent or invalid). */
+        if (dc_band && ah == 0 && (dct[i] > 3 || !ic__lf_huff_build(&w->dc[dct[i]], 1, NULL))) return 0;
+        if (!dc_band && (act[i] > 3 || !ic__lf_huff_build(&w->ac[act[i]], 0, NULL))) return 0;
+    }
+    const uint8_t *end = scan_end(data, file_end);
+    if (!end) return 0; /* truncated */
+    *next = end;
+
+    int keep = 0;
+    for (int i = 0; i < ns; i++) {
+        const ic_lf_component *c = &f->comp[comp[i]];
+        if (dc_band ? c->needed : needs_ac(c)) keep = 1;
+    }
+    if (!keep) return 1;
+
+    ic_lf_scan *s = (ic_lf_scan *)ic__jpeg_scratch((j_common_ptr)w->cinfo, sizeof *s);
+    memset(s, 0, sizeof *s);
+    s->kind = dc_band ? (ah ? IC_LF_DC_REFINE : IC_LF_DC_FIRST) : (ah ? IC_LF_AC_REFINE : IC_LF_AC_FIRST);
+    s->ncomp = ns;
+    for (int i = 0; i < ns; i++) {
+        s->comp[i] = comp[i];
+        f->comp[comp[i]].touched = 1;
+        if (!dc_band) f->comp[comp[i]].cpb = 64;
+    }
+    s->ss = ss;
+    s->se = se;
+    s->ah = ah;
+    s->al = al;
+    s->restart_interval = w->restart_interval;
+    s->data = data;
+    s->end = end;
+    if (s->kind == IC_LF_DC_FIRST)
+        for (int i = 0; i < ns; i++) {
+            int same = -1;
+            for (int j = 0; j < i; j++)
+                if (dct[j] == dct[i]) same = j;
+            s->dc[i] = same >= 0 ? s->dc[same] : built_table(w, &w->dc[dct[i]], 1);
+        }
+    if (!dc_band) s->ac = built_table(w, &w->ac[act[0]], 0);
+    if (w->nkept == w->cap) {
+        const int32_t cap = w->cap ? w->cap * 2 : 16;
+        ic_lf_scan **grown = (ic_lf_scan **)ic__jpeg_scratch((j_common_ptr)w->cinfo, sizeof *grown * (size_t)cap);
+        if (w->nkept) memcpy(grown, w->kept, sizeof *grown * (size_t)w->nkept);
+        w->kept = grown;
+        w->cap = cap;
+    }
+    w->kept[w->nkept++] = s;
+    return 1;
+}
+
+/* Walks SOI .. EOI. Returns 1 when every segment is one this decoder takes as libjpeg would
+ * without a warning, and EOI is reached within the data. */
+static int walk_file(walk *w, const uint8_t *data, size_t size) {
+    if (size < 4 || data[0] != 0xFF || data[1] != M_SOI) return 0;
+    const uint8_t *p = data + 2, *end = data + size;
+    for (;;) {
+        if (p >= end || *p != 0xFF) return 0; /* truncated, or bytes between segments */
+        while (p < end && *p == 0xFF) p++;
+        if (p >= end) return 0;
+        const int m = *p++;
+        if (m == M_EOI) return 1;
+        if ((m >= M_RST0 && m <= M_RST7) || m == M_TEM) continue; /* parameterless; libjpeg ignores */
+        if (end - p < 2) return 0;
+        const size_t len = be16(p);
+        if (len < 2 || (size_t)(end - p) < len) return 0;
+        const uint8_t *body = p + 2;
+        const size_t n = len - 2;
+        p += len;
+        if (m == M_SOF2) {
+            if (w->seen_sof) return 0;
+            w->seen_sof = 1; /* the frame itself comes from libjpeg's reading of this segment */
+        } else if (m == M_DHT) {
+            if (!parse_dht(w, body, n)) return 0;
+        } else if (m == M_DQT) {
+            if (!parse_dqt(w, body, n)) return 0;
+        } else if (m == M_DRI) {
+            if (n != 2) return 0;
+            w->restart_interval = be16(body);
+        } else if (m == M_SOS) {
+            if (!take_scan(w, body, n, p, end, &p)) return 0;
+        } else if ((m >= M_APP0 && m <= M_APP15) || m == M_COM) {
+            /* metadata */
+        } else {
+            return 0; /* other frame types, DAC, DNL, a second SOI, reserved markers */
+        }
+    }
+}
+
+/* libjpeg's smoothing_ok() on the final progression state: block smoothing is used when
+ * some of the first nine AC coefficients of some component were not completely sent. */
+static int libjpeg_would_smooth(const ic_lf_frame *f) {
+    int useful = 0;
+    for (int c = 0; c < f->ncomp; c++) {
+        const ic_lf_component *k = &f->comp[c];
+        for (int i = 0; i < 10; i++)
+            if (k->quant_raw[smoothing_positions[i]] == 0) return 0;
+        if (k->coef_bits[0] < 0) return 0;
+        for (int i = 1; i < 10; i++)
+            if (k->coef_bits[i] != 0) useful = 1;
+    }
+    return useful;
+}
+
+/* ---- frame and output plan ---------------------------------------------------------------- */
+
+enum { UP_FULL, UP_FANCY_H2, UP_BOX };
+
+typedef struct lowfreq {
+    ic_lf_frame frame;
+    const ic_jpeg_plan *plan;
+    int min_scaled;
+    int ycc;                         /* 3-component YCbCr (else 1-component gray) */
+    int out_comps;                   /* components the output reads: 1 or 3 */
+    int up[IC_LF_MAX_COMPONENTS];    /* UP_* per component */
+    int hx[IC_LF_MAX_COMPONENTS], vx[IC_LF_MAX_COMPONENTS]; /* box factors */
+    uint8_t *uprow[IC_LF_MAX_COMPONENTS];                     /* upsampled row per component */
+    ic_jpeg_ycc_tables tables;
+    ic_lf_scan **scans;
+    int32_t nscans;
+} lowfreq;
+
+/* The frame from libjpeg's header reading and output dimensions. Returns 0 when the decode
+ * is not one this decoder makes (libjpeg's upsampler choice needs context rows, an IDCT
+ * size other than 1, 2, 4, ...). */
+static int setup_frame(j_decompress_ptr cinfo, lowfreq *lf) {
+    ic_lf_frame *f = &lf->frame;
+    memset(f, 0, sizeof *f);
+    const ic_format fmt = lf->plan->format;
+    f->ncomp = cinfo->num_components;
+    f->max_h = cinfo->max_h_samp_factor;
+    f->max_v = cinfo->max_v_samp_factor;
+    f->mcus_per_row = (int32_t)((cinfo->image_width + 8 * (JDIMENSION)f->max_h - 1) / (8 * (JDIMENSION)f->max_h));
+    f->imcu_rows = (int32_t)cinfo->total_iMCU_rows;
+    lf->min_scaled = cinfo->min_DCT_scaled_size;
+    lf->ycc = f->ncomp == 3;
+    lf->out_comps = lf->ycc && fmt != IC_FORMAT_GRAY8 ? 3 : 1;
+    for (int c = 0; c < f->ncomp; c++) {
+        const jpeg_component_info *ci = &cinfo->comp_info[c];
+        ic_lf_component *k = &f->comp[c];
+        k->id = ci->component_id;
+        for (int j = 0; j < c; j++)
+            if (f->comp[j].id == k->id) return 0;
+        k->h = ci->h_samp_factor;
+        k->v = ci->v_samp_factor;
+        k->qtable = ci->quant_tbl_no;
+        if (k->qtable < 0 || k->qtable > 3) return 0;
+        k->width_in_blocks = (int32_t)ci->width_in_blocks;
+        k->height_in_blocks = (int32_t)ci->height_in_blocks;
+        k->scaled = ci->DCT_scaled_size;
+        k->downsampled_width = (int32_t)ci->downsampled_width;
+        k->needed = c < lf->out_comps;
+        k->cpb = 1;
+        for (int i = 0; i < 64; i++) k->coef_bits[i] = -1;
+        if (!k->needed) continue;
+        if (k->scaled != 1 && k->scaled != 2 && k->scaled != 4) return 0;
+        /* libjpeg's upsampler choice (jdsample.c jinit_upsampler): triangle filtering only
+         * when the smallest IDCT is larger than 1x1. */
+        const int fancy = lf->min_scaled > 1;
+        const int h_in = k->h * k->scaled / lf->min_scaled, v_in = k->v * k->scaled / lf->min_scaled;
+        if (h_in == f->max_h && v_in == f->max_v) {
+            lf->up[c] = UP_FULL;
+        } else if (h_in * 2 == f->max_h && v_in == f->max_v && fancy && k->downsampled_width > 2) {
+            lf->up[c] = UP_FANCY_H2;
+        } else if ((h_in == f->max_h && v_in * 2 == f->max_v && fancy) ||
+                   (h_in * 2 == f->max_h && v_in * 2 == f->max_v && fancy && k->downsampled_width > 2)) {
+            return 0; /* vertical triangle filters read the neighbouring row groups */
+        } else if (h_in > 0 && v_in > 0 && f->max_h % h_in == 0 && f->max_v % v_in == 0) {
+            lf->up[c] = UP_BOX;
+            lf->hx[c] = f->max_h / h_in;
+            lf->vx[c] = f->max_v / v_in;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Row buffers for every component a kept scan touches, sample rows and upsampled rows for
+ * the ones the output reads. All from libjpeg's pool (freed with the decompressor). */
+static void allocate_rows(j_decompress_ptr cinfo, lowfreq *lf) {
+    ic_lf_frame *f = &lf->frame;
+    const int32_t out_w = lf->plan->out_width;
+    for (int c = 0; c < f->ncomp; c++) {
+        ic_lf_component *k = &f->comp[c];
+        if (!k->touched) continue;
+        if (k->needed && k->scaled > 1) k->cpb = 64; /* the 2x2 and 4x4 IDCTs read whole blocks */
+        k->cols = f->mcus_per_row * k->h;
+        const size_t coefs = (size_t)k->v * (size_t)k->cols * (size_t)k->cpb;
+        k->coef = (int16_t *)ic__jpeg_scratch((j_common_ptr)cinfo, coefs * sizeof(int16_t));
+        if (!k->needed) continue;
+        k->sample_stride = (size_t)k->width_in_blocks * (size_t)k->scaled;
+        k->samples = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo,
+                                                 k->sample_stride * (size_t)(k->v * k->scaled));
+        if (lf->up[c] != UP_FULL) {
+            size_t w = (size_t)out_w;
+            if (lf->up[c] == UP_FANCY_H2 && (size_t)k->downsampled_width * 2 > w) w = (size_t)k->downsampled_width * 2;
+            lf->uprow[c] = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, w);
+        }
+    }
+}
+
+/* Row `y` (0 .. rows per iMCU row) of component c, at output width. */
+static const uint8_t *component_row(lowfreq *lf, int c, int32_t y) {
+    ic_lf_component *k = &lf->frame.comp[c];
+    switch (lf->up[c]) {
+    case UP_FULL:
+        return k->samples + (size_t)y * k->sample_stride;
+    case UP_FANCY_H2:
+        ic_jpeg_h2v1_fancy_row_c(k->samples + (size_t)y * k->sample_stride, k->downsampled_width, lf->uprow[c]);
+        return lf->uprow[c];
+    default:
+        ic_jpeg_box_row_c(k->samples + (size_t)(y / lf->vx[c]) * k->sample_stride, lf->hx[c], lf->plan->out_width,
+                          lf->uprow[c]);
+        return lf->uprow[c];
+    }
+}
+
+/* IDCT, upsampling and colour conversion of iMCU row `row` into the sink. */
+static ic_status emit_row(lowfreq *lf, int32_t row) {
+    ic_lf_frame *f = &lf->frame;
+    const ic_jpeg_plan *p = lf->plan;
+    ic_jpeg_sink *s = p->sink;
+    for (int c = 0; c < lf->out_comps; c++) {
+        ic_lf_component *k = &f->comp[c];
+        int32_t block_rows = k->height_in_blocks - row * k->v;
+        if (block_rows > k->v) block_rows = k->v;
+        for (int32_t b = 0; b < block_rows; b++) {
+            const int16_t *coef = k->coef + (size_t)b * (size_t)k->cols * (size_t)k->cpb;
+            uint8_t *out = k->samples + (size_t)(b * k->scaled) * k->sample_stride;
+            if (k->scaled == 1) ic_jpeg_idct_1x1_row_c(coef, k->cpb, k->width_in_blocks, k->quant, out);
+            else if (k->scaled == 2) ic_jpeg_idct_2x2_row_c(coef, k->width_in_blocks, k->quant, out, k->sample_stride);
+            else ic_jpeg_idct_4x4_row_c(coef, k->width_in_blocks, k->quant, out, k->sample_stride);
+        }
+    }
+    const int32_t per_row = f->max_v * lf->min_scaled;
+    const int32_t y0 = row * per_row;
+    int32_t rows = p->height - y0;
+    if (rows > per_row) rows = per_row;
+    const int channels = p->format == IC_FORMAT_RGBA8 ? 4 : p->format == IC_FORMAT_RGB8 ? 3 : 1;
+    for (int32_t y = 0; y < rows; y++) {
+        uint8_t *out = ic__sink_row(s, 0, y0 + y);
+        const uint8_t *l = component_row(lf, 0, y);
+        if (lf->out_comps == 3) {
+            const uint8_t *cb = component_row(lf, 1, y), *cr = component_row(lf, 2, y);
+            ic_jpeg_ycc_rgb_row_c(&lf->tables, l, cb, cr, out, p->width, channels);
+        } else if (channels == 1) {
+            memcpy(out, l, (size_t)p->width);
+        } else {
+            ic_jpeg_gray_rgb_row_c(l, out, p->width, channels);
+        }
+        const int32_t next = y0 + y + 1;
+        if (next == s->first + s->band.height || next == p->height) {
+            ic_status st = ic__sink_flush(s, next);
+            if (st != IC_OK) return st;
+        }
+    }
+    return IC_OK;
+}
+
+/* All rows; with emit = 0 only the entropy decoding (the check before a stream's first band).
+ * Returns IC_OK, IC_ERR_CANCELLED (from the sink), or IC_ERR_CORRUPT_DATA for data this
+ * decoder leaves to libjpeg. */
+static ic_status run_rows(lowfreq *lf, int emit) {
+    ic_lf_frame *f = &lf->frame;
+    for (int32_t i = 0; i < lf->nscans; i++) ic__lf_scan_reset(lf->scans[i]);
+    for (int32_t r = 0; r < f->imcu_rows; r++) {
+        for (int c = 0; c < f->ncomp; c++) {
+            ic_lf_component *k = &f->comp[c];
+            if (k->coef) memset(k->coef, 0, (size_t)k->v * (size_t)k->cols * (size_t)k->cpb * sizeof(int16_t));
+        }
+        for (int32_t i = 0; i < lf->nscans; i++)
+            if (!ic__lf_scan_row(lf->scans[i], f, r)) return IC_ERR_CORRUPT_DATA;
+        if (emit) {
+            ic_status st = emit_row(lf, r);
+            if (st != IC_OK) return st;
+        }
+    }
+    for (int32_t i = 0; i < lf->nscans; i++)
+        if (!ic__lf_scan_finished(lf->scans[i])) return IC_ERR_CORRUPT_DATA;
+    return IC_OK;
+}
+
+static int eligible(j_decompress_ptr cinfo, const ic_jpeg_plan *p) {
+    if (!cinfo->progressive_mode || cinfo->arith_code || cinfo->data_precision != 8) return 0;
+    if (p->scale_num != 1 && p->scale_num != 2) return 0;
+    if (p->cropped) return 0;
+    if (p->format != IC_FORMAT_RGBA8 && p->format != IC_FORMAT_RGB8 && p->format != IC_FORMAT_GRAY8) return 0;
+    if (p->flags & (IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_LIBJPEG_ONLY)) return 0;
+    const int ycc = cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr;
+    const int gray = cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE;
+    return ycc || gray;
+}
+
+ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const uint8_t *data, size_t size, const ic_jpeg_plan *plan,
+                                  int *used) {
+    *used = 0;
+    if (!eligible(cinfo, plan)) return IC_OK;
+    lowfreq *lf = (lowfreq *)ic__jpeg_scratch((j_common_ptr)cinfo, sizeof *lf);
+    memset(lf, 0, sizeof *lf);
+    lf->plan = plan;
+    if (!setup_frame(cinfo, lf)) return IC_OK;
+    walk *w = (walk *)ic__jpeg_scratch((j_common_ptr)cinfo, sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->cinfo = cinfo;
+    w->frame = &lf->frame;
+    w->max_scans = ((ic_jpeg_error *)cinfo->err)->max_scans;
+    if (!walk_file(w, data, size)) return IC_OK;
+    for (int c = 0; c < lf->frame.ncomp; c++)
+        if (!lf->frame.comp[c].latched) return IC_OK; /* a component without scans */
+    if (libjpeg_would_smooth(&lf->frame)) return IC_OK;
+    lf->scans = w->kept;
+    lf->nscans = w->nkept;
+    allocate_rows(cinfo, lf);
+    if (lf->out_comps == 3) ic__jpeg_ycc_tables_init(&lf->tables);
+
+    /* A stream's bands cannot be taken back: check all the data first. A destination can be
+     * rewritten by libjpeg if the data turns out irregular halfway. */
+    if (plan->sink->fn && run_rows(lf, 0) != IC_OK) return IC_OK;
+    ic_status st = run_rows(lf, 1);
+    if (st == IC_ERR_CORRUPT_DATA) return IC_OK;
+    *used = 1;
+    return st;
+}
