@@ -36,11 +36,16 @@ extension JPEG {
         /// refuses a file whose data covers less than half of its rows; 0 accepts any truncation
         /// (the missing rows decode grey, with a warning); 1 accepts only complete data.
         public var minValidShare: Double
+        /// Decode with libjpeg only: never with the reduced progressive decoder, which makes
+        /// progressive files at 1/8 and 1/4 from the scans those scales read (same pixels; see
+        /// ``DecodeReport/decoder``). For comparisons and benchmarks.
+        public var libjpegOnly: Bool
 
         public init(scale: Scale = .full, crop: Rect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
                     strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
                     maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16,
-                    minValidShare: Double = Double(IC_JPEG_DEFAULT_MIN_VALID_PERMILLE) / 1000) {
+                    minValidShare: Double = Double(IC_JPEG_DEFAULT_MIN_VALID_PERMILLE) / 1000,
+                    libjpegOnly: Bool = false) {
             self.scale = scale
             self.crop = crop
             self.maxPixels = maxPixels
@@ -51,6 +56,7 @@ extension JPEG {
             self.maxMemory = maxMemory
             self.bandRows = bandRows
             self.minValidShare = minValidShare
+            self.libjpegOnly = libjpegOnly
         }
 
         /// The C options for `format`, with `.fit` resolved against the file's header.
@@ -85,6 +91,7 @@ extension JPEG {
             o.flags = (strict ? UInt32(IC_JPEG_STRICT.rawValue) : 0)
                 | (fastUpsampling ? UInt32(IC_JPEG_FAST_UPSAMPLE.rawValue) : 0)
                 | (fastDCT ? UInt32(IC_JPEG_FAST_DCT.rawValue) : 0)
+                | (libjpegOnly ? UInt32(IC_JPEG_LIBJPEG_ONLY.rawValue) : 0)
             o.max_pixels = UInt64(maxPixels)
             o.max_scans = Int32(maxScans)
             o.max_memory = UInt64(maxMemory)
@@ -115,6 +122,18 @@ extension JPEG {
         /// Most bytes the decode held at once besides the destination, as
         /// ``DecodeOptions/maxMemory`` counts them.
         public var peakMemory: Int
+        /// Which decoder made the pixels.
+        public var decoder: Decoder
+
+        /// The decoders behind ``JPEG/decode(_:format:options:)-(UnsafeRawBufferPointer,_,_)``.
+        public enum Decoder: Sendable, Hashable {
+            /// libjpeg-turbo: every file and request.
+            case libjpeg
+            /// ImageCore's reduced progressive decoder: a progressive file at 1/8 or 1/4 from
+            /// only the scans those scales read, one row of coefficients at a time; the same
+            /// pixels as libjpeg's.
+            case progressiveLowFrequency
+        }
 
         init(_ r: ic_jpeg_decode_result) {
             width = Int(r.width)
@@ -124,6 +143,7 @@ extension JPEG {
             lastWarning = r.warnings > 0 ? Self.text(r) : nil
             validRows = Int(r.valid_rows)
             peakMemory = Int(clamping: r.peak_memory)
+            decoder = r.decoder == Int32(IC_JPEG_DECODER_LOWFREQ.rawValue) ? .progressiveLowFrequency : .libjpeg
         }
 
         static func text(_ r: ic_jpeg_decode_result) -> String {

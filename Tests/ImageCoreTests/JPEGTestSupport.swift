@@ -107,6 +107,19 @@ enum JPEGFixtures {
         var nonInterleaved = false
         /// (marker code, payload) written after the headers.
         var markers: [(Int32, [UInt8])] = []
+        /// A scan script of our own (progressive when any scan is a band or an approximation),
+        /// as cjpeg -scans writes it.
+        var scans: [jpeg_scan_info] = []
+    }
+
+    /// One line of a scan script: components, band Ss...Se, successive approximation Ah/Al.
+    static func scan(_ components: [Int], _ ss: Int, _ se: Int, ah: Int = 0, al: Int = 0) -> jpeg_scan_info {
+        var c: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &c) { raw in
+            for (i, v) in components.enumerated() { raw.storeBytes(of: Int32(v), toByteOffset: 4 * i, as: Int32.self) }
+        }
+        return jpeg_scan_info(comps_in_scan: Int32(components.count), component_index: c, Ss: Int32(ss), Se: Int32(se),
+                              Ah: Int32(ah), Al: Int32(al))
     }
 
     static func libjpeg(_ spec: Spec, _ pixels: [UInt8]) -> [UInt8] {
@@ -134,9 +147,13 @@ enum JPEGFixtures {
             cinfo.pointee.comp_info[i].v_samp_factor = Int32(v)
         }
         if spec.progressive { jpeg_simple_progression(cinfo) }
-        let scans = UnsafeMutablePointer<jpeg_scan_info>.allocate(capacity: 4)
+        let scans = UnsafeMutablePointer<jpeg_scan_info>.allocate(capacity: max(4, spec.scans.count))
         defer { scans.deallocate() }
-        if spec.nonInterleaved {
+        if !spec.scans.isEmpty {
+            for (i, scan) in spec.scans.enumerated() { scans[i] = scan }
+            cinfo.pointee.scan_info = UnsafePointer(scans)
+            cinfo.pointee.num_scans = Int32(spec.scans.count)
+        } else if spec.nonInterleaved {
             let n = Int(cinfo.pointee.num_components)
             for c in 0..<n {
                 scans[c] = jpeg_scan_info(comps_in_scan: 1, component_index: (Int32(c), 0, 0, 0), Ss: 0, Se: 63, Ah: 0, Al: 0)
