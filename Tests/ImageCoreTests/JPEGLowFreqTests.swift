@@ -305,9 +305,9 @@ struct JPEGLowFreqTests {
         #expect(strict.status == IC_ERR_CORRUPT_DATA && strict.decoder == Int32(IC_JPEG_DECODER_LIBJPEG.rawValue))
     }
 
-    @Test("limits: more scans than max_scans is libjpeg's refusal; max_memory does not apply without a coefficient buffer")
+    @Test("limits: more scans than max_scans is libjpeg's refusal; a memory budget without room for libjpeg's coefficient buffer")
     func limits() throws {
-        let jpeg = JPEGFixtures.photo(width: 120, height: 90, progressive: true)
+        let jpeg = JPEGFixtures.photo(width: 640, height: 480, progressive: true)
         let scans = Self.scanData(jpeg).count
         var o = JPEGFixtures.options(scale: 1)
         o.max_scans = Int32(scans - 1)
@@ -315,10 +315,15 @@ struct JPEGLowFreqTests {
             o.flags = flags
             #expect(JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_RGBA8, options: o).status == IC_ERR_TOO_LARGE)
         }
-        var m = JPEGFixtures.options(scale: 1)
-        m.max_memory = 1024
-        let reduced = JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_RGBA8, options: m)
+        // The reduced decode's own peak is its budget; libjpeg needs 2 bytes per sample more.
+        let reduced = JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_RGBA8, options: JPEGFixtures.options(scale: 1))
         #expect(reduced.status == IC_OK && reduced.result.decoder == Int32(IC_JPEG_DECODER_LOWFREQ.rawValue))
+        #expect(reduced.result.valid_rows == reduced.result.height)
+        var m = JPEGFixtures.options(scale: 1)
+        m.max_memory = reduced.result.peak_memory
+        let budgeted = JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_RGBA8, options: m)
+        #expect(budgeted.status == IC_OK && byteDiff(budgeted.planes.first, reduced.planes.first) == "")
+        #expect(reduced.result.peak_memory < 640 * 480 * 3 / 4, "peak \(reduced.result.peak_memory)")
         m.flags = UInt32(IC_JPEG_LIBJPEG_ONLY.rawValue)
         #expect(JPEGFixtures.decodeGuarded(jpeg, format: IC_FORMAT_RGBA8, options: m).status == IC_ERR_TOO_LARGE)
     }

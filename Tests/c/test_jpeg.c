@@ -494,6 +494,62 @@ static void test_memory_budget(void) {
     tjFree(jpg);
 }
 
+/* The reduced progressive decoder (1/8, 1/4): TurboJPEG's pixels, and memory that does not
+ * grow with the image's height (the coefficients of one iMCU row at a time): the same bytes
+ * counted and malloc'd for W x H and W x 4H, far below libjpeg's whole-image buffer. */
+static void test_lowfreq_memory(void) {
+    static const int samps[] = {TJSAMP_420, TJSAMP_422, TJSAMP_444, TJSAMP_GRAY};
+    const int w = 1024;
+    tjhandle t = tjInitDecompress();
+    for (int si = 0; si < 4; si++) {
+        for (int scale = 1; scale <= 2; scale++) {
+            uint64_t peak[2] = {0, 0};
+            size_t total[2] = {0, 0};
+            for (int k = 0; k < 2; k++) {
+                const int h = k ? 1536 : 384;
+                unsigned long n;
+                unsigned char *jpg = make_jpeg(w, h, samps[si], TJFLAG_PROGRESSIVE, &n);
+                CTX("lowfreq samp %d scale %d/8 height %d", samps[si], scale, h);
+                ic_jpeg_decode_options o;
+                ic_jpeg_decode_options_init(&o);
+                o.scale_num = scale;
+                o.format = IC_FORMAT_RGBA8;
+                const int ow = (w * scale + 7) / 8, oh = (h * scale + 7) / 8;
+                img m;
+                img_alloc(&m, IC_FORMAT_RGBA8, ow, oh);
+                ic_jpeg_decode_result r;
+                g_largest = g_total = 0;
+                g_counting = 1;
+                ic_status st = ic_jpeg_decode(jpg, n, &o, &m.im, &r);
+                g_counting = 0;
+                CHECK(st == IC_OK && r.decoder == IC_JPEG_DECODER_LOWFREQ && r.valid_rows == oh);
+                unsigned char *ref = (unsigned char *)malloc((size_t)ow * oh * 4);
+                CHECK(tjDecompress2(t, jpg, n, ref, ow, 0, oh, TJPF_RGBA, 0) == 0);
+                CHECK(memcmp(ref, m.p[0], (size_t)ow * oh * 4) == 0);
+                peak[k] = r.peak_memory;
+                total[k] = g_total;
+                /* libjpeg alone: a coefficient buffer of 2 bytes per sample. */
+                o.flags = IC_JPEG_LIBJPEG_ONLY;
+                ic_jpeg_decode_result lj;
+                CHECK(ic_jpeg_decode(jpg, n, &o, &m.im, &lj) == IC_OK && lj.decoder == IC_JPEG_DECODER_LIBJPEG);
+                CHECK(memcmp(ref, m.p[0], (size_t)ow * oh * 4) == 0);
+                CHECK(r.peak_memory * 4 < lj.peak_memory);
+                if (k) printf("lowfreq samp %d %d/8 %dx%d: %llu B counted (libjpeg alone %llu B)\n", samps[si], scale, w, h,
+                              (unsigned long long)r.peak_memory, (unsigned long long)lj.peak_memory);
+                free(ref);
+                img_free(&m);
+                tjFree(jpg);
+            }
+            CTX("lowfreq samp %d scale %d/8: height-independent", samps[si], scale);
+            CHECK(peak[0] == peak[1]);
+#ifndef IC_NO_ALLOC_ACCOUNTING
+            CHECK(total[0] == total[1]);
+#endif
+        }
+    }
+    tjDestroy(t);
+}
+
 int main(void) {
     install_hooks();
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -503,6 +559,7 @@ int main(void) {
     test_bomb();
     test_valid_rows();
     test_memory_budget();
+    test_lowfreq_memory();
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }
