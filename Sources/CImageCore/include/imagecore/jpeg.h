@@ -10,7 +10,9 @@
  *   rows (see each function), plus libjpeg's own state. One exception is libjpeg's:
  *   a progressive (or otherwise multi-scan) file needs a coefficient buffer for the whole
  *   image (2 bytes per sample: 3 bytes per pixel for 4:2:0, 6 for 4:4:4), which
- *   ::ic_jpeg_decode_options::max_memory can cap.
+ *   ::ic_jpeg_decode_options::max_memory can cap. Progressive files decoded at 1/8 or 1/4
+ *   need none: the reduced progressive decoder keeps one iMCU row of coefficients (see
+ *   ::ic_jpeg_decode).
  * - Input is a byte range in memory, read in place (no FILE*, no copy).
  *
  * Errors
@@ -284,9 +286,29 @@ ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_de
  *   no ink), else on 255 - the stored values. GRAY8 is then (19595 R + 38470 G + 7471 B +
  *   32768) >> 16, libjpeg's own RGB-to-gray weights.
  *
+ * - Progressive files at 1/8 and 1/4 (scale_num 1 or 2) to RGBA8, RGB8 or GRAY8 without a crop
+ *   are decoded by ImageCore's reduced progressive decoder instead of libjpeg: it entropy-decodes
+ *   only the scans holding coefficients that the reduced IDCTs of this decode read (libjpeg's
+ *   jidctred.c: 1x1 reads the DC coefficient, 2x2 and 4x4 read frequencies up to 7), skipping
+ *   the others marker to marker, and advances all kept scans together one iMCU row at a time,
+ *   so it holds one iMCU row of coefficients (tens of KB; never the whole-image buffer libjpeg
+ *   needs). At 1/8 it reads the DC scans of 4:4:4, 4:2:2 and gray files (and the chroma scans
+ *   of 4:2:0, whose chroma libjpeg decodes with the 2x2 IDCT); at 1/4 every scan. The pixels
+ *   are libjpeg's, byte for byte: the same reduced IDCTs, upsampling and YCbCr conversion.
+ *   Everything else goes to libjpeg, which then decodes exactly as without this decoder: files
+ *   libjpeg would smooth (some of the first nine AC coefficients never completely sent) or
+ *   whose scan script it would warn about, libjpeg's vertical triangle upsampling (4:4:0 at
+ *   1/4), RGB/CMYK/YCCK files, IC_JPEG_STRICT, IC_JPEG_FAST_UPSAMPLE, IC_JPEG_LIBJPEG_ONLY, a
+ *   truncated file, a segment out of place, and any irregularity in the data of a scan it
+ *   reads (a stream's data is checked before its first band). Not reported on this path:
+ *   damage inside the entropy-coded data of a scan it skips, which libjpeg would warn about but
+ *   which does not change these pixels (use IC_JPEG_STRICT to have every scan checked).
+ *   ::ic_jpeg_decode_result::decoder says which decoder made the pixels.
+ *
  * Scratch: none for an uncropped RGB/RGBA/GRAY decode of a 3- or 1-component file (rows go
  * straight into `dst`); otherwise bands of at most 2 iMCU rows of the (scaled) width, from
- * libjpeg's memory pool, freed before return.
+ * libjpeg's memory pool, freed before return. The reduced progressive decoder: one iMCU row
+ * of coefficients and samples of the kept components, Huffman tables per kept scan.
  *
  * @param result optional; see ::ic_jpeg_decode_result.
  * @return IC_ERR_INVALID_ARGUMENT (bad descriptor, options, crop, or a destination larger
