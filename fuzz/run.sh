@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make fuzz`: builds the libFuzzer harness (fuzz/jpeg_fuzz.c) with clang
+# `make fuzz`: builds the libFuzzer harnesses (fuzz/jpeg_fuzz.c, fuzz/jpeg_lowfreq_fuzz.c) with clang
 # -fsanitize=fuzzer,address,undefined against the C core sources, generates the seed corpus
 # (fuzz/seeds.c), and fuzzes for FUZZ_SECONDS (default 60). A crash, leak, sanitizer report or
 # timeout fails the run; libFuzzer leaves the input as .build-fuzz/crash-*.
@@ -26,17 +26,22 @@ ld=()
 # Prefer lld when the compiler has one beside it (gold prints thousands of ASan warnings).
 if [[ -x "$(dirname "$(command -v "$cc")")/ld.lld" ]]; then ld=(-fuse-ld=lld); fi
 
-mkdir -p "$out/seeds" "$out/corpus"
+mkdir -p "$out/seeds"
 flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg))
 libs=($(pkg-config --libs libturbojpeg libjpeg) -lpthread)
 "$cc" "${flags[@]}" fuzz/seeds.c -o "$out/seeds-gen" "${libs[@]}"
 "$out/seeds-gen" "$out/seeds"
 # The C core compiled without IC_OMP_RUNTIME: the serial parallel-for (the codec is serial).
-"$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    fuzz/jpeg_fuzz.c Sources/CImageCore/*.c -o "$out/jpeg_fuzz" "${libs[@]}"
-cp -n "$out/seeds/"* "$out/corpus/" 2>/dev/null || true
-
-echo "fuzz: $seconds s with $cc"
-"$out/jpeg_fuzz" "$out/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/" 2>&1 | tail -60
-exit "${PIPESTATUS[0]}"
+# Harnesses: jpeg_fuzz (every decode entry point) and jpeg_lowfreq_fuzz (the reduced
+# progressive decoder against libjpeg alone), FUZZ_SECONDS each, one corpus directory each.
+for h in ${FUZZ_HARNESSES:-jpeg_fuzz jpeg_lowfreq_fuzz}; do
+    "$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        "fuzz/$h.c" Sources/CImageCore/*.c -o "$out/$h" "${libs[@]}"
+    mkdir -p "$out/corpus-$h"
+    cp -n "$out/seeds/"* "$out/corpus-$h/" 2>/dev/null || true
+    echo "fuzz: $h, $seconds s with $cc"
+    "$out/$h" "$out/corpus-$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$h-" 2>&1 | tail -60
+    status=${PIPESTATUS[0]}
+    [[ $status -eq 0 ]] || exit "$status"
+done

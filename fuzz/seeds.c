@@ -74,6 +74,39 @@ static void lj(const char *dir, int w, int h, J_COLOR_SPACE in, int comps, J_COL
     free(px);
 }
 
+/* Progressive files with a scan script of our own (as cjpeg -scans), for the reduced
+ * progressive decoder: bands, successive approximation, DC scans apart, restart markers. */
+static void script(const char *dir, int w, int h, int h0, int v0, int restart, const jpeg_scan_info *scans, int n) {
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr e;
+    unsigned char *out = NULL, *px = pixels(w, h, 3);
+    unsigned long size = 0;
+    c.err = jpeg_std_error(&e);
+    jpeg_create_compress(&c);
+    jpeg_mem_dest(&c, &out, &size);
+    c.image_width = w;
+    c.image_height = h;
+    c.input_components = 3;
+    c.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, 75, TRUE);
+    c.comp_info[0].h_samp_factor = h0;
+    c.comp_info[0].v_samp_factor = v0;
+    c.restart_interval = restart;
+    c.scan_info = scans;
+    c.num_scans = n;
+    jpeg_start_compress(&c, TRUE);
+    for (int y = 0; y < h; y++) {
+        JSAMPROW row = px + (size_t)y * w * 3;
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    save(dir, out, size);
+    free(out);
+    free(px);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) { fprintf(stderr, "usage: %s DIR\n", argv[0]); return 2; }
     const char *d = argv[1];
@@ -99,6 +132,16 @@ int main(int argc, char **argv) {
     lj(d, 21, 13, JCS_RGB, 3, JCS_RGB, 0, 0, 0, 0, NULL, 0);
     lj(d, 21, 13, JCS_CMYK, 4, JCS_CMYK, 0, 0, 0, 0, NULL, 0);
     lj(d, 21, 13, JCS_CMYK, 4, JCS_YCCK, 0, 0, 1, 0, NULL, 0);
+    static const jpeg_scan_info approx[] = {
+        {3, {0, 1, 2}, 0, 0, 0, 2}, {1, {0}, 1, 5, 0, 1}, {1, {1}, 1, 63, 0, 1}, {1, {2}, 1, 63, 0, 1},
+        {1, {0}, 6, 63, 0, 1},     {3, {0, 1, 2}, 0, 0, 2, 1}, {3, {0, 1, 2}, 0, 0, 1, 0}, {1, {0}, 1, 63, 1, 0},
+        {1, {1}, 1, 63, 1, 0},     {1, {2}, 1, 63, 1, 0}};
+    static const jpeg_scan_info apart[] = {{1, {0}, 0, 0, 0, 0}, {1, {0}, 1, 63, 0, 0}, {1, {1}, 0, 0, 0, 0},
+                                           {1, {2}, 0, 0, 0, 0}, {1, {1}, 1, 63, 0, 0}, {1, {2}, 1, 63, 0, 0}};
+    script(d, 37, 29, 2, 2, 0, approx, 10);
+    script(d, 37, 29, 2, 1, 3, approx, 10);
+    script(d, 45, 20, 1, 1, 2, apart, 6);
+    script(d, 45, 20, 2, 2, 1, apart, 6);
     printf("%d seeds in %s\n", count, d);
     return 0;
 }

@@ -177,11 +177,12 @@ static int take_scan(walk *w, const uint8_t *hdr, size_t len, const uint8_t *dat
     if (!end) return 0; /* truncated */
     *next = end;
 
-    int keep = 0;
-    for (int i = 0; i < ns; i++) {
-        const ic_lf_component *c = &f->comp[comp[i]];
-        if (dc_band ? c->needed : needs_ac(c)) keep = 1;
-    }
+    /* DC scans are always decoded, also for a component the output does not read (gray from
+     * YCbCr): they are small, and libjpeg's one fatal data error (a DC prediction overflow) and
+     * the data-sanity rule's first-scan case both live there. */
+    int keep = dc_band;
+    for (int i = 0; i < ns; i++)
+        if (needs_ac(&f->comp[comp[i]])) keep = 1;
     if (!keep) return 1;
 
     ic_lf_scan *s = (ic_lf_scan *)ic__jpeg_scratch((j_common_ptr)w->cinfo, sizeof *s);
