@@ -123,12 +123,12 @@ extension JPEG {
         /// ``DecodeOptions/maxMemory`` counts them.
         public var peakMemory: Int
         /// Which decoder made the pixels.
-        public var decoder: Decoder
+        public var decoder: Decoder = .library
 
         /// The decoders behind ``JPEG/decode(_:format:options:)-(UnsafeRawBufferPointer,_,_)``.
         public enum Decoder: Sendable, Hashable {
-            /// libjpeg-turbo: every file and request.
-            case libjpeg
+            /// The codec's library (libjpeg-turbo for JPEG, libspng for PNG): every file and request.
+            case library
             /// ImageCore's reduced progressive decoder: a progressive file at 1/8 or 1/4 from
             /// only the scans those scales read, one row of coefficients at a time; the same
             /// pixels as libjpeg's.
@@ -143,7 +143,7 @@ extension JPEG {
             lastWarning = r.warnings > 0 ? Self.text(r) : nil
             validRows = Int(r.valid_rows)
             peakMemory = Int(clamping: r.peak_memory)
-            decoder = r.decoder == Int32(IC_JPEG_DECODER_LOWFREQ.rawValue) ? .progressiveLowFrequency : .libjpeg
+            decoder = r.decoder == Int32(IC_JPEG_DECODER_LOWFREQ.rawValue) ? .progressiveLowFrequency : .library
         }
 
         static func text(_ r: ic_jpeg_decode_result) -> String {
