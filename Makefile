@@ -59,7 +59,8 @@ sanitize: deps
 	scripts/cmake-check.sh --sanitize
 	$(SWIFT) test --sanitize=thread --filter Renderer
 
-## make fuzz: libFuzzer + ASan/UBSan over the JPEG decode entry points for FUZZ_SECONDS (60).
+## make fuzz: every libFuzzer harness in fuzz/ (ASan + UBSan; decode and kernels on both parallel
+## backends) for FUZZ_SECONDS (60) each; prints execs, edges and findings per harness.
 fuzz: deps
 	fuzz/run.sh
 

@@ -1,104 +1,96 @@
-/* libFuzzer harness over the JPEG decode entry points: probe (and the EXIF parser), decode
- * size, full / scaled / cropped decode into exact-size heap planes (so ASan catches any write
- * past them), and streaming. The last input byte chooses scale, format, crop and flags, so
- * one corpus covers every path; the JPEG parser sees it as trailing data.
- *
- * Built by fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined against the C core
- * sources directly. The pixel limit is 2 MP so that each input stays fast. */
-#include <imagecore.h>
+/* libFuzzer harness over the JPEG decode entry points: decode size, full / scaled / cropped
+ * decode and streaming, into guarded planes (each ends at a PROT_NONE page; row padding holds
+ * a canary that must survive), with fuzzer-chosen format, scale, crop, flags and limits
+ * (pixels, scans, memory budget, data-sanity rule, band rows) and thread count. The choices
+ * come from the input's last bytes (fuzz_common.h), the JPEG from the rest.
+ * Built twice by fuzz/run.sh: with the serial backend and with the OpenMP runtime. */
+#include "fuzz_common.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-enum { MAX_PIXELS = 2000000 };
+#include <stdio.h>
 
 static const ic_format formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_RGB8, IC_FORMAT_GRAY8, IC_FORMAT_I420, IC_FORMAT_NV12};
 
-/* Planes allocated separately and exactly (no padding, no spare rows). */
-typedef struct planes {
-    ic_image image;
-    uint8_t *mem[IC_MAX_PLANES];
-} planes;
-
-static int alloc_planes(planes *p, ic_format f, int32_t w, int32_t h) {
-    memset(p, 0, sizeof *p);
-    p->image.format = f;
-    p->image.width = w;
-    p->image.height = h;
-    for (int32_t i = 0; i < ic_format_plane_count(f); i++) {
-        size_t row = 0;
-        int32_t rows = 0;
-        if (ic_plane_geometry(f, w, h, i, &row, &rows) != IC_OK) return 0;
-        p->mem[i] = (uint8_t *)malloc(row * (size_t)rows);
-        if (!p->mem[i]) return 0;
-        p->image.planes[i].data = p->mem[i];
-        p->image.planes[i].stride = row;
-    }
-    return 1;
-}
-
-static void free_planes(planes *p) {
-    for (int i = 0; i < IC_MAX_PLANES; i++) free(p->mem[i]);
-}
-
-/* Reads every byte of every band (so a band pointing at unowned memory faults). */
+/* Reads every byte of every band (a band pointing at unowned memory faults) and checks the
+ * band's geometry. */
+typedef struct band_check { int32_t next_row, width; ic_format format; unsigned sum; int stop_at; } band_check;
 static int consume_band(void *context, const ic_image *band, int32_t first_row) {
-    unsigned *sum = (unsigned *)context;
+    band_check *c = (band_check *)context;
+    if (first_row != c->next_row || band->width != c->width || band->format != c->format || band->height < 1) abort();
+    if (ic_image_validate(band) != IC_OK) abort();
     for (int32_t p = 0; p < ic_format_plane_count(band->format); p++) {
         size_t row = 0;
         int32_t rows = 0;
         ic_plane_geometry(band->format, band->width, band->height, p, &row, &rows);
         for (int32_t y = 0; y < rows; y++)
-            for (size_t x = 0; x < row; x++) *sum += band->planes[p].data[(size_t)y * band->planes[p].stride + x];
+            for (size_t x = 0; x < row; x++) c->sum += band->planes[p].data[(size_t)y * band->planes[p].stride + x];
     }
-    *sum += (unsigned)first_row;
-    return 0;
-}
-
-static void check(ic_status st) {
-    /* Argument errors would mean the harness or the size logic is wrong; internal errors are
-     * bugs. Either aborts, which libFuzzer reports as a crash. */
-    if (st == IC_ERR_INVALID_ARGUMENT || st == IC_ERR_INTERNAL || st == IC_ERR_BUFFER_TOO_SMALL) abort();
+    c->next_row += band->height;
+    return c->stop_at > 0 && c->next_row >= c->stop_at;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    ic_jpeg_info info;
-    (void)ic_jpeg_probe(data, size, &info);
-    (void)ic_exif_orientation(data, size);
-
-    const uint8_t sel = size ? data[size - 1] : 0;
+    fuzz_in in = {data, size};
     ic_jpeg_decode_options o;
     ic_jpeg_decode_options_init(&o);
-    o.max_pixels = MAX_PIXELS;
-    o.scale_num = 1 + (sel & 7);
-    o.format = formats[(sel >> 3) % 5];
-    if (sel & 0x40) o.flags |= IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT;
-    if (sel & 0x80) o.flags |= IC_JPEG_STRICT;
+    const uint32_t sel = fuzz_u32(&in, UINT32_MAX);
+    o.format = formats[sel % 5];
+    o.scale_num = (int32_t)((sel >> 3) % 9);            /* 0 = default */
+    o.flags = (sel >> 7) & 7;                            /* strict, fast upsample, fast DCT */
+    o.max_pixels = 1 + fuzz_u32(&in, 2000000);           /* keep each input fast */
+    o.max_scans = (int32_t)fuzz_u32(&in, 600);
+    o.max_memory = (sel & (1u << 10)) ? fuzz_u32(&in, 64u << 20) : 0;
+    o.min_valid_permille = fuzz_range(&in, -2, 1000);
+    o.band_rows = (int32_t)fuzz_u32(&in, 40);
+    const size_t pad = fuzz_u32(&in, 70);
+    fuzz_threads(&in);
+    const uint8_t *jpeg = data;
+    const size_t n = in.size;
 
     int32_t w = 0, h = 0;
-    ic_status st = ic_jpeg_decode_size(data, size, &o, &w, &h, NULL);
-    check(st);
+    ic_jpeg_decode_result r;
+    ic_status st = ic_jpeg_decode_size(jpeg, n, &o, &w, &h, &r);
+    fuzz_expect(st, 1);
     if (st != IC_OK) return 0;
+    if (w < 1 || h < 1 || (uint64_t)w * (uint64_t)h > 4000000) abort();
 
-    /* Full (scaled) decode into exact-size planes. */
-    planes p;
-    if (alloc_planes(&p, o.format, w, h)) {
-        ic_jpeg_decode_result r;
-        check(ic_jpeg_decode(data, size, &o, &p.image, &r));
+    guarded g;
+    if (guarded_alloc(&g, o.format, IC_ALPHA_OPAQUE, w, h, pad, NULL, 0)) {
+        st = ic_jpeg_decode(jpeg, n, &o, &g.im, &r);
+        fuzz_expect(st, 1);
+        guarded_check(&g);
+        if (st == IC_OK && (r.width != w || r.height != h || r.valid_rows < 0 || r.valid_rows > h)) abort();
+        /* The rule held: an accepted decode has its share of valid rows. */
+        if (st == IC_OK && o.min_valid_permille >= 0 &&
+            (int64_t)r.valid_rows * 1000 < (int64_t)(o.min_valid_permille ? o.min_valid_permille : 500) * h) abort();
+        if (st == IC_OK && o.max_memory && r.peak_memory > o.max_memory) abort();
     }
-    free_planes(&p);
+    guarded_free(&g);
 
-    /* A crop inside the output (even origin, as YUV needs), then the same as a stream. */
-    if (w > 2 && h > 2) {
-        o.crop_x = (w / 3) & ~1;
-        o.crop_y = (h / 4) & ~1;
-        o.crop_width = w - o.crop_x - (sel & 1);
-        o.crop_height = h - o.crop_y - ((sel >> 1) & 1);
-        if (alloc_planes(&p, o.format, o.crop_width, o.crop_height)) check(ic_jpeg_decode(data, size, &o, &p.image, NULL));
-        free_planes(&p);
+    /* A crop the fuzzer places inside the output (even origin for YUV). */
+    if (w > 1 && h > 1) {
+        ic_jpeg_decode_options c = o;
+        c.crop_x = fuzz_range(&in, 0, w - 1);
+        c.crop_y = fuzz_range(&in, 0, h - 1);
+        if (o.format == IC_FORMAT_I420 || o.format == IC_FORMAT_NV12) { c.crop_x &= ~1; c.crop_y &= ~1; }
+        c.crop_width = fuzz_range(&in, 1, w - c.crop_x);
+        c.crop_height = fuzz_range(&in, 1, h - c.crop_y);
+        if (guarded_alloc(&g, o.format, IC_ALPHA_OPAQUE, c.crop_width, c.crop_height, pad, NULL, 0)) {
+            fuzz_expect(ic_jpeg_decode(jpeg, n, &c, &g.im, &r), 1);
+            guarded_check(&g);
+        }
+        guarded_free(&g);
+        /* A destination of the wrong size is an argument error, never a write. */
+        if (guarded_alloc(&g, o.format, IC_ALPHA_OPAQUE, c.crop_width, c.crop_height + 1, pad, NULL, 0)) {
+            st = ic_jpeg_decode(jpeg, n, &c, &g.im, &r);
+            if (st == IC_OK) abort();
+            guarded_check(&g);
+        }
+        guarded_free(&g);
     }
-    unsigned sum = 0;
-    o.band_rows = 1 + (sel % 7);
-    check(ic_jpeg_decode_stream(data, size, &o, consume_band, &sum, NULL));
+
+    band_check bc = {0, w, o.format, 0, (int)fuzz_u32(&in, 1) ? 0 : fuzz_range(&in, 1, h)};
+    st = ic_jpeg_decode_stream(jpeg, n, &o, consume_band, &bc, &r);
+    fuzz_expect(st, 1);
+    if (st == IC_OK && bc.next_row != h) abort(); /* every row delivered exactly once */
     return 0;
 }

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# `make fuzz`: builds the libFuzzer harnesses (fuzz/jpeg_fuzz.c, fuzz/jpeg_lowfreq_fuzz.c) with clang
-# -fsanitize=fuzzer,address,undefined against the C core sources, generates the seed corpus
-# (fuzz/seeds.c), and fuzzes for FUZZ_SECONDS (default 60). A crash, leak, sanitizer report or
-# timeout fails the run; libFuzzer leaves the input as .build-fuzz/crash-*.
-#   FUZZ_SECONDS=600 make fuzz     FUZZ_CC=/path/to/clang make fuzz
+# `make fuzz`: builds every libFuzzer harness in fuzz/ with clang
+# -fsanitize=fuzzer,address,undefined (float-cast-overflow included) against the C core
+# sources, generates the JPEG seed corpus (fuzz/seeds.c), and runs each harness for
+# FUZZ_SECONDS (default 60) with its corpus in .build-fuzz/corpus/<harness>, one at a time.
+# jpeg_lowfreq_fuzz checks the reduced progressive decoder against libjpeg alone.
+# The decode and kernel harnesses are built twice: with the serial backend and with the
+# OpenMP runtime (IC_OMP_RUNTIME, libomp), the SwiftPM build's backend.
+# Prints per harness: executions, edges covered, corpus size, findings; exits non-zero on a
+# crash, leak, sanitizer report or timeout (libFuzzer leaves the input as .build-fuzz/crash-*).
+#   FUZZ_SECONDS=600 make fuzz     FUZZ_ONLY="jpeg_fuzz kernels_fuzz_omp" make fuzz
+#   FUZZ_CC=/path/to/clang make fuzz    FUZZ_JOBS: parallel fuzzing jobs per harness (1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -28,20 +34,47 @@ if [[ -x "$(dirname "$(command -v "$cc")")/ld.lld" ]]; then ld=(-fuse-ld=lld); f
 
 mkdir -p "$out/seeds"
 flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg))
-libs=($(pkg-config --libs libturbojpeg libjpeg) -lpthread)
+libs=($(pkg-config --libs libturbojpeg libjpeg) -lpthread -lm)
+san=(-fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all)
 "$cc" "${flags[@]}" fuzz/seeds.c -o "$out/seeds-gen" "${libs[@]}"
-"$out/seeds-gen" "$out/seeds"
-# The C core compiled without IC_OMP_RUNTIME: the serial parallel-for (the codec is serial).
-# Harnesses: jpeg_fuzz (every decode entry point) and jpeg_lowfreq_fuzz (the reduced
-# progressive decoder against libjpeg alone), FUZZ_SECONDS each, one corpus directory each.
-for h in ${FUZZ_HARNESSES:-jpeg_fuzz jpeg_lowfreq_fuzz}; do
-    "$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        "fuzz/$h.c" Sources/CImageCore/*.c -o "$out/$h" "${libs[@]}"
-    mkdir -p "$out/corpus-$h"
-    cp -n "$out/seeds/"* "$out/corpus-$h/" 2>/dev/null || true
-    echo "fuzz: $h, $seconds s with $cc"
-    "$out/$h" "$out/corpus-$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$h-" 2>&1 | tail -60
-    status=${PIPESTATUS[0]}
-    [[ $status -eq 0 ]] || exit "$status"
+rm -f "$out/seeds/"*
+"$out/seeds-gen" "$out/seeds" >/dev/null
+
+build() { # name source [extra flags...]
+    local name=$1 src=$2; shift 2
+    "$cc" "${flags[@]}" "${ld[@]}" "${san[@]}" "$@" "$src" Sources/CImageCore/*.c -o "$out/$name" "${libs[@]}"
+}
+all=(jpeg_fuzz jpeg_fuzz_omp jpeg_lowfreq_fuzz probe_fuzz encode_fuzz kernels_fuzz kernels_fuzz_omp)
+only=(${FUZZ_ONLY:-${all[@]}})
+[[ -n "${FUZZ_NO_BUILD:-}" ]] || for h in "${only[@]}"; do
+    case $h in
+        *_omp) build "$h" "fuzz/${h%_omp}.c" -DIC_OMP_RUNTIME -lomp5 ;;
+        *) build "$h" "fuzz/$h.c" ;;
+    esac
 done
+
+status=0
+summary=()
+for h in "${only[@]}"; do
+    corpus="$out/corpus/${h%_omp}"
+    mkdir -p "$corpus"
+    case $h in jpeg_*|probe_fuzz) cp -n "$out/seeds/"* "$corpus/" 2>/dev/null || true ;; esac
+    dict=()
+    case $h in jpeg_*|probe_fuzz) dict=(-dict=fuzz/jpeg.dict) ;; esac
+    log="$out/$h.log"
+    echo "fuzz: $h for $seconds s"
+    set +e
+    "$out/$h" "$corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$h-" >"$log" 2>&1
+    rc=$?
+    set -e
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    edges=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+    units=$(ls "$corpus" | wc -l)
+    findings=$(find "$out" -maxdepth 1 \( -name "$h-crash-*" -o -name "$h-leak-*" -o -name "$h-timeout-*" -o -name "$h-oom-*" \) | wc -l)
+    summary+=("$(printf '%-18s %12s execs %7s edges %6s corpus %3s findings (exit %d)' "$h" "${execs:-?}" "${edges:-?}" "$units" "$findings" "$rc")")
+    if [[ $rc -ne 0 ]]; then status=1; tail -40 "$log"; fi
+done
+echo "fuzz summary ($seconds s per harness, $cc):"
+printf '  %s\n' "${summary[@]}"
+exit $status
