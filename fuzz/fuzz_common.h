@@ -14,12 +14,16 @@
 #include <imagecore.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 enum { FUZZ_CANARY = 0xA5 };
+
+/* A broken invariant: say which, then abort (libFuzzer keeps the input as a crash). */
+#define FUZZ_FAIL() (fprintf(stderr, "fuzz invariant failed at %s:%d\n", __FILE__, __LINE__), abort())
 
 typedef struct fuzz_in {
     const uint8_t *data;
@@ -81,9 +85,15 @@ static inline int guarded_alloc(guarded *g, ic_format f, ic_alpha alpha, int32_t
         mprotect(g->map[p] + data_pages * page, page, PROT_NONE);
         uint8_t *start = g->map[p] + data_pages * page - bytes;
         memset(start, FUZZ_CANARY, bytes);
-        for (int32_t y = 0; y < rows; y++)
-            for (size_t x = 0; x < rb; x++)
-                start[(size_t)y * stride + x] = seed_size ? seed[((size_t)y * rb + x) % seed_size] : (uint8_t)(x + y);
+        for (int32_t y = 0; y < rows; y++) {
+            uint8_t *row = start + (size_t)y * stride;
+            if (!seed_size) { memset(row, (int)(y * 29), rb); continue; }
+            for (size_t x = 0; x < rb;) { /* the seed bytes, cycled, by whole copies */
+                const size_t at = ((size_t)y * rb + x) % seed_size, k = seed_size - at < rb - x ? seed_size - at : rb - x;
+                memcpy(row + x, seed + at, k);
+                x += k;
+            }
+        }
         g->im.planes[p].data = start;
         g->im.planes[p].stride = stride;
         g->row_bytes[p] = rb;
@@ -96,9 +106,11 @@ static inline int guarded_alloc(guarded *g, ic_format f, ic_alpha alpha, int32_t
 static inline void guarded_check(const guarded *g) {
     for (int32_t p = 0; p < ic_format_plane_count(g->im.format); p++) {
         const size_t stride = g->im.planes[p].stride, rb = g->row_bytes[p];
-        for (int32_t y = 0; y + 1 < g->rows[p]; y++)
-            for (size_t x = rb; x < stride; x++)
-                if (g->im.planes[p].data[(size_t)y * stride + x] != FUZZ_CANARY) abort(); /* padding written */
+        for (int32_t y = 0; y + 1 < g->rows[p]; y++) {
+            const uint8_t *pad = g->im.planes[p].data + (size_t)y * stride + rb;
+            if (stride > rb && (pad[0] != FUZZ_CANARY || memcmp(pad, pad + 1, stride - rb - 1) != 0))
+                FUZZ_FAIL(); /* padding written */
+        }
     }
 }
 
@@ -110,10 +122,13 @@ static inline void guarded_free(guarded *g) {
 
 /* Statuses a harness accepts from hostile input; anything else (an internal error, or an
  * argument error where the harness built valid arguments) is a finding. */
-static inline void fuzz_expect(ic_status st, int arguments_valid) {
-    if (st == IC_ERR_INTERNAL) abort();
-    if (arguments_valid && (st == IC_ERR_INVALID_ARGUMENT || st == IC_ERR_BUFFER_TOO_SMALL)) abort();
+static inline void fuzz_expect_(ic_status st, int arguments_valid, const char *file, int line) {
+    if (st == IC_ERR_INTERNAL || (arguments_valid && (st == IC_ERR_INVALID_ARGUMENT || st == IC_ERR_BUFFER_TOO_SMALL))) {
+        fprintf(stderr, "fuzz: unexpected status %d (%s) at %s:%d\n", (int)st, ic_status_string(st), file, line);
+        abort();
+    }
 }
+#define fuzz_expect(st, valid) fuzz_expect_((st), (valid), __FILE__, __LINE__)
 
 /* One of the parallel backends per run: with IC_OMP_RUNTIME the OpenMP runtime is used
  * whenever the fuzzer picks more than one thread. */

@@ -35,7 +35,7 @@ static void copy_fill(ctx *c) {
         for (int32_t p = 0; p < ic_format_plane_count(f); p++)
             for (int32_t y = 0; y < a.rows[p]; y++)
                 if (memcmp(a.im.planes[p].data + (size_t)y * a.im.planes[p].stride,
-                           b.im.planes[p].data + (size_t)y * b.im.planes[p].stride, a.row_bytes[p])) abort();
+                           b.im.planes[p].data + (size_t)y * b.im.planes[p].stride, a.row_bytes[p])) FUZZ_FAIL();
         const uint8_t v[4] = {fuzz_u8(&c->in), fuzz_u8(&c->in), fuzz_u8(&c->in), fuzz_u8(&c->in)};
         fuzz_expect(ic_image_fill(&b.im, v), 1);
         const size_t ps = fuzz_range(&c->in, 1, 16);
@@ -77,7 +77,7 @@ static void orient(ctx *c) {
     const int32_t w = dim(c, 90), h = dim(c, 90);
     const ic_orientation o = (ic_orientation)fuzz_range(&c->in, 1, 8);
     int32_t ow = 0, oh = 0;
-    if (ic_oriented_size(o, w, h, &ow, &oh) != IC_OK) abort();
+    if (ic_oriented_size(o, w, h, &ow, &oh) != IC_OK) FUZZ_FAIL();
     guarded a, b;
     if (image(c, &a, f, w, h) && image(c, &b, f, ow, oh)) {
         fuzz_expect(ic_image_orient(&a.im, &b.im, o), 1);
@@ -87,7 +87,7 @@ static void orient(ctx *c) {
             fuzz_expect(ic_image_orient(&b.im, &back.im, ic_orientation_inverse(o)), 1);
             for (int32_t y = 0; y < a.rows[0]; y++)
                 if (memcmp(a.im.planes[0].data + (size_t)y * a.im.planes[0].stride,
-                           back.im.planes[0].data + (size_t)y * back.im.planes[0].stride, a.row_bytes[0])) abort();
+                           back.im.planes[0].data + (size_t)y * back.im.planes[0].stride, a.row_bytes[0])) FUZZ_FAIL();
             guarded_check(&back);
         }
         guarded_free(&back);
@@ -162,7 +162,7 @@ static void resize(ctx *c) {
             size_t need = 0;
             if (ic_resize_stream_size(&p, &need) != IC_OK) break; /* YUV cannot stream */
             void *mem = NULL;
-            if (posix_memalign(&mem, 64, need)) abort();
+            if (posix_memalign(&mem, 64, need)) FUZZ_FAIL();
             ic_resize_stream *s = NULL;
             fuzz_expect(ic_resize_stream_init(mem, need, &p, &s), 1);
             int32_t pushed = 0, written = 0;
@@ -172,9 +172,9 @@ static void resize(ctx *c) {
                                                        a.im.planes[0].stride, k, sw, &b.im, &written), 1);
                 pushed += k;
             }
-            if (written != dh) abort();
+            if (written != dh) FUZZ_FAIL();
             /* One row too many is refused. */
-            if (ic_resize_stream_push(s, a.im.planes[0].data, sw, &b.im, &written) != IC_ERR_INVALID_ARGUMENT) abort();
+            if (ic_resize_stream_push(s, a.im.planes[0].data, sw, &b.im, &written) != IC_ERR_INVALID_ARGUMENT) FUZZ_FAIL();
             free(mem);
         }
         }

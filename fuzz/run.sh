@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds every libFuzzer harness in fuzz/ with clang
 # -fsanitize=fuzzer,address,undefined (float-cast-overflow included) against the C core
-# sources, generates the JPEG seed corpus (fuzz/seeds.c), and runs each harness for
+# sources (libjpeg-turbo and libspng are the system's, uninstrumented), generates the seed
+# corpora (fuzz/seeds.c: JPEGs of every kind; PNGs made by the codec itself), and runs each harness for
 # FUZZ_SECONDS (default 60) with its corpus in .build-fuzz/corpus/<harness>, one at a time.
 # jpeg_lowfreq_fuzz checks the reduced progressive decoder against libjpeg alone.
 # The decode and kernel harnesses are built twice: with the serial backend and with the
@@ -32,19 +33,21 @@ ld=()
 # Prefer lld when the compiler has one beside it (gold prints thousands of ASan warnings).
 if [[ -x "$(dirname "$(command -v "$cc")")/ld.lld" ]]; then ld=(-fuse-ld=lld); fi
 
-mkdir -p "$out/seeds"
-flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg))
-libs=($(pkg-config --libs libturbojpeg libjpeg) -lpthread -lm)
+flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg spng))
+libs=($(pkg-config --libs libturbojpeg libjpeg spng) -lpthread -lm)
 san=(-fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all)
 "$cc" "${flags[@]}" fuzz/seeds.c -o "$out/seeds-gen" "${libs[@]}"
-rm -f "$out/seeds/"*
+rm -rf "$out/seeds" "$out/png-seeds"
+mkdir -p "$out/seeds" "$out/png-seeds"
 "$out/seeds-gen" "$out/seeds" >/dev/null
+"$cc" "${flags[@]}" fuzz/png_seeds.c Sources/CImageCore/*.c -o "$out/png-seeds-gen" "${libs[@]}"
+"$out/png-seeds-gen" "$out/png-seeds"
 
 build() { # name source [extra flags...]
     local name=$1 src=$2; shift 2
     "$cc" "${flags[@]}" "${ld[@]}" "${san[@]}" "$@" "$src" Sources/CImageCore/*.c -o "$out/$name" "${libs[@]}"
 }
-all=(jpeg_fuzz jpeg_fuzz_omp jpeg_lowfreq_fuzz probe_fuzz encode_fuzz kernels_fuzz kernels_fuzz_omp)
+all=(jpeg_fuzz jpeg_fuzz_omp jpeg_lowfreq_fuzz probe_fuzz encode_fuzz png_fuzz kernels_fuzz kernels_fuzz_omp)
 only=(${FUZZ_ONLY:-${all[@]}})
 [[ -n "${FUZZ_NO_BUILD:-}" ]] || for h in "${only[@]}"; do
     case $h in
@@ -58,7 +61,10 @@ summary=()
 for h in "${only[@]}"; do
     corpus="$out/corpus/${h%_omp}"
     mkdir -p "$corpus"
-    case $h in jpeg_*|probe_fuzz) cp -n "$out/seeds/"* "$corpus/" 2>/dev/null || true ;; esac
+    case $h in
+        jpeg_*|probe_fuzz) cp -n "$out/seeds/"* "$corpus/" 2>/dev/null || true ;;
+        png_fuzz) cp -n "$out/png-seeds/"* "$corpus/" 2>/dev/null || true ;;
+    esac
     dict=()
     case $h in jpeg_*|probe_fuzz) dict=(-dict=fuzz/jpeg.dict) ;; esac
     log="$out/$h.log"

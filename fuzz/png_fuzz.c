@@ -1,0 +1,79 @@
+/* libFuzzer harness over the PNG codec (libspng underneath, uninstrumented): probe, ICC
+ * extraction, decode into guarded planes (fuzzer-chosen format, limits, data-sanity rule, row
+ * padding), streaming with band checks, and, for what decodes, an encode round trip that must
+ * give the same pixels back. Choices from the input's last bytes, the PNG from the rest. */
+#include "fuzz_common.h"
+
+static const ic_format formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_RGB8, IC_FORMAT_GRAY8};
+
+typedef struct rows_seen { int32_t next, width; } rows_seen;
+static int band(void *ctx, const ic_image *b, int32_t first) {
+    rows_seen *r = (rows_seen *)ctx;
+    if (first != r->next || b->width != r->width || ic_image_validate(b) != IC_OK) FUZZ_FAIL();
+    volatile unsigned s = 0;
+    for (int32_t y = 0; y < b->height; y++)
+        for (size_t x = 0; x < (size_t)b->width * (b->format == IC_FORMAT_RGBA8 ? 4 : b->format == IC_FORMAT_RGB8 ? 3 : 1); x++)
+            s += b->planes[0].data[(size_t)y * b->planes[0].stride + x];
+    r->next += b->height;
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_in in = {data, size};
+    ic_png_decode_options o;
+    memset(&o, 0, sizeof o);
+    o.format = formats[fuzz_u32(&in, 2)];
+    o.flags = 0;
+    o.max_pixels = 1 + fuzz_u32(&in, 1000000);
+    o.max_memory = fuzz_u32(&in, 1) ? 0 : fuzz_u32(&in, 8u << 20);
+    o.band_rows = (int32_t)fuzz_u32(&in, 33);
+    o.min_valid_permille = fuzz_range(&in, 0, 1000); /* PNG has no "off" value (png.h: 1..1000, 0 = 500) */
+    const size_t pad = fuzz_u32(&in, 40);
+    const uint8_t *png = data;
+    const size_t n = in.size;
+
+    ic_png_info info;
+    ic_status st = ic_png_probe(png, n, &info);
+    fuzz_expect(st, 1);
+    if (st != IC_OK) return 0;
+    if (info.has_icc && info.icc_size <= (1u << 20)) {
+        uint8_t *icc = (uint8_t *)malloc(info.icc_size ? info.icc_size : 1);
+        size_t got = 0;
+        fuzz_expect(ic_png_icc_profile(png, n, icc, info.icc_size, &got), 1);
+        free(icc);
+    }
+    if ((uint64_t)info.width * (uint64_t)info.height > o.max_pixels) return 0;
+    guarded g;
+    if (!guarded_alloc(&g, o.format, IC_ALPHA_STRAIGHT, info.width, info.height, pad, NULL, 0)) { guarded_free(&g); return 0; }
+    ic_png_decode_result r;
+    st = ic_png_decode(png, n, &o, &g.im, &r);
+    fuzz_expect(st, 1);
+    guarded_check(&g);
+    if (st == IC_OK) {
+        if (r.valid_rows < 0 || r.valid_rows > info.height) FUZZ_FAIL();
+        if (!info.interlaced) {
+            rows_seen rs = {0, info.width};
+            st = ic_png_decode_stream(png, n, &o, band, &rs, NULL);
+            fuzz_expect(st, 1);
+            if (st == IC_OK && rs.next != info.height) FUZZ_FAIL();
+        }
+        /* Encode what was decoded and decode it again: the same pixels. */
+        uint8_t *out = NULL;
+        size_t m = 0;
+        if (ic_png_encode_alloc(&g.im, NULL, &out, &m) != IC_OK) FUZZ_FAIL();
+        guarded back;
+        if (guarded_alloc(&back, o.format, IC_ALPHA_STRAIGHT, info.width, info.height, 0, NULL, 0)) {
+            ic_png_decode_options d;
+            memset(&d, 0, sizeof d);
+            d.max_pixels = o.max_pixels;
+            if (ic_png_decode(out, m, &d, &back.im, NULL) != IC_OK) FUZZ_FAIL();
+            for (int32_t y = 0; y < info.height; y++)
+                if (memcmp(back.im.planes[0].data + (size_t)y * back.im.planes[0].stride,
+                           g.im.planes[0].data + (size_t)y * g.im.planes[0].stride, g.row_bytes[0])) FUZZ_FAIL();
+        }
+        guarded_free(&back);
+        free(out);
+    }
+    guarded_free(&g);
+    return 0;
+}
