@@ -53,10 +53,12 @@ peers: deps
 	bench/peers/setup.sh
 	bench/peers/.venv/bin/python bench/peers/run.py $(PEERS_ARGS) $(IMAGES)
 
-## make sanitize: the C core's tests under AddressSanitizer + UndefinedBehaviorSanitizer;
-## the thumbnail renderer's tests under ThreadSanitizer.
+## make sanitize: the C core's tests under AddressSanitizer + UndefinedBehaviorSanitizer (with
+## OpenMP pragmas); the concurrency stress test with the OpenMP runtime under ASan and the
+## serial backend under TSan (scripts/stress.sh); the thumbnail renderer's tests under TSan.
 sanitize: deps
 	scripts/cmake-check.sh --sanitize
+	scripts/stress.sh
 	$(SWIFT) test --sanitize=thread --filter Renderer
 
 ## make fuzz: every libFuzzer harness in fuzz/ (ASan + UBSan; decode and kernels on both parallel
@@ -65,4 +67,4 @@ fuzz: deps
 	fuzz/run.sh
 
 clean:
-	rm -rf .build .build-cmake .build-cmake-san .build-fuzz .build-static .build-cmake-install
+	rm -rf .build .build-cmake .build-cmake-san .build-fuzz .build-stress .build-static .build-cmake-install

@@ -1,6 +1,7 @@
 /* Concurrency tests of the C core: entry points called from many threads while another thread
- * changes the process-wide settings (thread count, CPU mask). Built by CMake and run by ctest,
- * in `make sanitize` under ASan + UBSan, where any overflow aborts the run.
+ * changes the process-wide settings (thread count, CPU mask). Built by CMake and run by ctest
+ * (OpenMP pragmas), in `make sanitize` under ASan + UBSan, and by scripts/stress.sh with the
+ * OpenMP runtime backend under ASan and the serial backend under TSan.
  *
  * The header promises that settings are read atomically at the start of each call. Issue #12,
  * defect 1: ic_resize_plan_create read the thread count once to size the plan and again to lay
@@ -228,11 +229,160 @@ static void test_settings_read_once(void) {
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i].mem);
 }
 
+
+/* ---- stress: many callers at once while the settings change ------------------------------
+ * Worker threads each run a mix of real work (JPEG decode to NV12 and RGBA, resize, warp,
+ * Laplacian ranking, YUV to RGB) again and again, while a changer thread flips the thread
+ * count (1..8) and the CPU mask (scalar / all). Every result must equal the one computed
+ * single-threaded at the start: the kernels are bit-exact for any thread count and with or
+ * without SIMD, so any difference is a race. */
+
+enum { SW = 333, SH = 250, DW = 120, DH = 97 };
+
+typedef struct stress_ref {
+    uint8_t *jpeg;
+    size_t jpeg_size;
+    img src, nv12, rgba, small, warped, back;
+    uint64_t score_sum, score_sq;
+} stress_ref;
+
+static uint64_t fnv(const ic_image *im) {
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t p = 0; p < ic_format_plane_count(im->format); p++) {
+        size_t rb;
+        int32_t rows;
+        ic_plane_geometry(im->format, im->width, im->height, p, &rb, &rows);
+        for (int32_t y = 0; y < rows; y++)
+            for (size_t x = 0; x < rb; x++) h = (h ^ im->planes[p].data[(size_t)y * im->planes[p].stride + x]) * 1099511628211ull;
+    }
+    return h;
+}
+
+typedef struct stress_hashes { uint64_t nv12, rgba, small, warped, back, sum, sq; } stress_hashes;
+
+/* One round of the mix into the caller's buffers; returns the results' hashes. */
+static int stress_round(const stress_ref *r, img *nv12, img *rgba, img *small, img *warped, img *back,
+                        stress_hashes *h) {
+    if (ic_jpeg_decode(r->jpeg, r->jpeg_size, NULL, &nv12->im, NULL) != IC_OK) return 0;
+    if (ic_jpeg_decode(r->jpeg, r->jpeg_size, NULL, &rgba->im, NULL) != IC_OK) return 0;
+    rgba->im.alpha = IC_ALPHA_OPAQUE;
+    small->im.alpha = IC_ALPHA_OPAQUE;
+    if (ic_resize(&rgba->im, &small->im, IC_RESIZE_LANCZOS3) != IC_OK) return 0;
+    ic_quad q = {{{20.5, 14}, {300, 30.25}, {310, 240}, {12, 220}}};
+    if (ic_rectify(&nv12->im, &q, 6, &warped->im, NULL) != IC_OK) return 0;
+    if (ic_yuv_to_rgb(&nv12->im, &back->im, IC_YUV_BT601, IC_YUV_RANGE_FULL) != IC_OK) return 0;
+    ic_laplacian_stats ls;
+    if (ic_laplacian_score(&nv12->im, NULL, &ls) != IC_OK) return 0;
+    h->nv12 = fnv(&nv12->im); h->rgba = fnv(&rgba->im); h->small = fnv(&small->im);
+    h->warped = fnv(&warped->im); h->back = fnv(&back->im);
+    h->sum = (uint64_t)ls.sum; h->sq = ls.sum_squares;
+    return 1;
+}
+
+typedef struct stress_worker {
+    const stress_ref *ref;
+    const stress_hashes *want, *scalar;
+    double until;
+    long rounds, mismatches, failures;
+} stress_worker;
+
+static void *stress_work(void *arg) {
+    stress_worker *w = (stress_worker *)arg;
+    img nv12 = make(IC_FORMAT_NV12, SW, SH), rgba = make(IC_FORMAT_RGBA8, SW, SH), small = make(IC_FORMAT_RGBA8, DW, DH);
+    img warped = make(IC_FORMAT_NV12, 140, 100), back = make(IC_FORMAT_RGBA8, SW, SH);
+    while (now_s() < w->until) {
+        stress_hashes h;
+        if (!stress_round(w->ref, &nv12, &rgba, &small, &warped, &back, &h)) { w->failures++; continue; }
+        const stress_hashes *a = w->want, *b = w->scalar;
+        if (h.nv12 != a->nv12 || h.rgba != a->rgba || h.small != a->small || h.back != a->back ||
+            h.sum != a->sum || h.sq != a->sq || (h.warped != a->warped && h.warped != b->warped))
+            w->mismatches++;
+        w->rounds++;
+    }
+    img all[] = {nv12, rgba, small, warped, back};
+    for (size_t i = 0; i < 5; i++) free(all[i].mem);
+    return NULL;
+}
+
+typedef struct changer { volatile int stop; long changes; uint32_t mask; } changer;
+static void *change_settings(void *arg) {
+    changer *c = (changer *)arg;
+    uint32_t x = 12345;
+    while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+        x = x * 1103515245u + 12345u;
+        ic_set_num_threads(1 + (int32_t)((x >> 16) % 8));
+        ic_set_cpu_mask((x >> 8) & 1 ? c->mask : 0);
+        c->changes++;
+        struct timespec t = {0, 200000}; /* 0.2 ms: many changes per round */
+        nanosleep(&t, NULL);
+    }
+    return NULL;
+}
+
+static void test_stress(double seconds, int workers) {
+    stress_ref r;
+    memset(&r, 0, sizeof r);
+    r.src = make(IC_FORMAT_RGBA8, SW, SH);
+    for (int32_t y = 0; y < SH; y++) /* a smooth picture with edges, so the JPEG is photo-like */
+        for (int32_t x = 0; x < SW; x++) {
+            uint8_t *p = r.src.im.planes[0].data + (size_t)y * r.src.im.planes[0].stride + (size_t)x * 4;
+            p[0] = (uint8_t)(x * 255 / SW); p[1] = (uint8_t)((x / 16 + y / 16) % 2 ? 200 : 40); p[2] = (uint8_t)(y * 255 / SH); p[3] = 255;
+        }
+    r.src.im.alpha = IC_ALPHA_OPAQUE;
+    if (ic_jpeg_encode_alloc(&r.src.im, NULL, &r.jpeg, &r.jpeg_size) != IC_OK) { CHECK(0); return; }
+    /* The reference: one thread, default CPU mask. */
+    const uint32_t mask = ic_get_cpu_mask();
+    ic_set_num_threads(1);
+    stress_hashes want;
+    img nv12 = make(IC_FORMAT_NV12, SW, SH), rgba = make(IC_FORMAT_RGBA8, SW, SH), small = make(IC_FORMAT_RGBA8, DW, DH);
+    img warped = make(IC_FORMAT_NV12, 140, 100), back = make(IC_FORMAT_RGBA8, SW, SH);
+    CHECK(stress_round(&r, &nv12, &rgba, &small, &warped, &back, &want));
+    /* The same with the scalar kernels: bit-identical except the warp, whose AVX2 kernels
+     * step positions in single precision (both within 1 LSB of float64, README). A call runs
+     * on one snapshot, so each result must equal one of the two references; a call that
+     * mixed the masks (e.g. across planes) would give neither. */
+    stress_hashes scalar;
+    ic_set_cpu_mask(0);
+    CHECK(stress_round(&r, &nv12, &rgba, &small, &warped, &back, &scalar));
+    ic_set_cpu_mask(mask);
+    CHECK(scalar.nv12 == want.nv12 && scalar.rgba == want.rgba && scalar.small == want.small &&
+          scalar.back == want.back && scalar.sum == want.sum && scalar.sq == want.sq);
+    changer c = {0, 0, mask};
+    pthread_t ct, wt[16];
+    stress_worker w[16];
+    if (workers > 16) workers = 16;
+    const double until = now_s() + seconds;
+    pthread_create(&ct, NULL, change_settings, &c);
+    for (int i = 0; i < workers; i++) {
+        w[i] = (stress_worker){&r, &want, &scalar, until, 0, 0, 0};
+        pthread_create(&wt[i], NULL, stress_work, &w[i]);
+    }
+    long rounds = 0, mismatches = 0, failures = 0;
+    for (int i = 0; i < workers; i++) {
+        pthread_join(wt[i], NULL);
+        rounds += w[i].rounds; mismatches += w[i].mismatches; failures += w[i].failures;
+    }
+    __atomic_store_n(&c.stop, 1, __ATOMIC_RELAXED);
+    pthread_join(ct, NULL);
+    ic_set_num_threads(0);
+    ic_set_cpu_mask(mask);
+    printf("stress (%s backend): %d callers, %ld rounds, %ld settings changes, %ld mismatches, %ld failures\n",
+           ic_parallel_backend(), workers, rounds, c.changes, mismatches, failures);
+    CHECK(rounds >= workers && c.changes > 0);
+    CHECK(mismatches == 0 && failures == 0);
+    img all[] = {r.src, nv12, rgba, small, warped, back};
+    for (size_t i = 0; i < 6; i++) free(all[i].mem);
+    ic_jpeg_free(r.jpeg);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* usage: ic_concurrency_tests [seconds per phase (2)] [stress callers (6)] */
     const double seconds = argc > 1 ? atof(argv[1]) : 2.0;
+    const int callers = argc > 2 ? atoi(argv[2]) : 6;
     test_settings_read_once();
     test_plan_create_race(seconds);
+    test_stress(seconds, callers);
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }
