@@ -70,7 +70,7 @@ for h in "${only[@]}"; do
     log="$out/$h.log"
     echo "fuzz: $h for $seconds s"
     set +e
-    "$out/$h" "$corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$out/$h" "$corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
         -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$h-" >"$log" 2>&1
     rc=$?
     set -e
