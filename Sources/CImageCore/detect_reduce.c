@@ -4,6 +4,7 @@
  * horizontal averages in Q8, accumulated over rows with Q8 row weights in 32 bits
  * (<= 65280 * 256 * (scale + 1), below 2^32 for scales up to 128 = 65535 / 512). */
 #include "detect_internal.h"
+#include "row.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,13 +22,13 @@ void ic__det_work_size(int32_t width, int32_t height, int32_t work, int32_t *w, 
     *h = hh < 1 ? 1 : hh;
 }
 
-/* The luma of source row y (GRAY8 / Y plane directly; RGB(A) converted into a buffer). */
-static const uint8_t *luma_row(const ic_image *src, ic_det_work *wk, int32_t y) {
+/* The luma of source row y (GRAY8 / Y plane directly; RGB(A) through the row layer's luma
+ * into a buffer). */
+static const uint8_t *luma_row(const ic_image *src, ic_det_work *wk, ic_row_luma_fn luma, int32_t y) {
     const uint8_t *row = src->planes[0].data + (size_t)y * src->planes[0].stride;
     int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
     if (ch == 1) return row;
-    for (int32_t x = 0; x < src->width; x++, row += ch)
-        wk->luma_row[x] = (uint8_t)((77 * row[0] + 150 * row[1] + 29 * row[2] + 128) >> 8);
+    luma(row, ch, wk->luma_row, (size_t)src->width);
     return wk->luma_row;
 }
 
@@ -52,8 +53,9 @@ static void box(int32_t i, double s, int32_t n, int32_t *first, int32_t *last, i
 
 void ic__det_reduce(const ic_image *src, ic_det_work *wk) {
     const int32_t W = src->width, H = src->height, w = wk->w, h = wk->h;
+    const ic_row_luma_fn luma = ic__row_pick_luma(ic_cpu_features());
     if (w == W && h == H) {
-        for (int32_t y = 0; y < H; y++) memcpy(wk->gray + (size_t)y * w, luma_row(src, wk, y), (size_t)w);
+        for (int32_t y = 0; y < H; y++) memcpy(wk->gray + (size_t)y * w, luma_row(src, wk, luma, y), (size_t)w);
         return;
     }
     const double sx = (double)W / w, sy = (double)H / h;
@@ -70,7 +72,7 @@ void ic__det_reduce(const ic_image *src, ic_det_work *wk) {
         for (int32_t y = rf; y <= rl; y++) {
             uint32_t wy = y == rf ? (uint32_t)wf : y == rl ? (uint32_t)wl : 256u;
             if (wy == 0) continue;
-            const uint8_t *row = luma_row(src, wk, y);
+            const uint8_t *row = luma_row(src, wk, luma, y);
             for (int32_t i = 0; i < w; i++) {
                 int32_t f = cols[4 * i], l = cols[4 * i + 1];
                 uint32_t s = (uint32_t)cols[4 * i + 2] * row[f];

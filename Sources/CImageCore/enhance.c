@@ -7,7 +7,8 @@
  * of the mapped luminance); (4) black and white only, per cell row, the threshold. Row
  * kernels work on chunks of at most IC_ENH_CHUNK pixels with the inverse background of the
  * chunk interpolated into a stack array, so no scratch grows with the image width. */
-#include "internal.h"
+#include "enhance_internal.h"
+#include "row.h"
 #include "imagecore/enhance.h"
 
 #include <math.h>
@@ -28,95 +29,14 @@ typedef struct enh {
     void (*rgba_row)(uint8_t *, const float *, int32_t, float, float);
 } enh;
 
-/* ---- row kernels (scalar references) --------------------------------------------------- */
-
-static inline uint8_t map_value(float v, float inv, float b, float scale) {
-    float o = (v * inv - b) * scale + 0.5f;
-    return !(o > 0) ? 0 : o >= 255 ? 255 : (uint8_t)o; /* NaN -> 0, never converted */
-}
-
-static inline int32_t luma(const uint8_t *p) { return (77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8; }
-
-/* One byte per pixel (GRAY8, Y): dst[i] = map(src[i]). */
-IC_INTERNAL void ic_enhance_gray_row_c(const uint8_t *src, uint8_t *dst, const float *inv, int32_t n,
-                                       float b, float scale);
-void ic_enhance_gray_row_c(const uint8_t *src, uint8_t *dst, const float *inv, int32_t n, float b,
-                           float scale) {
-    for (int32_t i = 0; i < n; i++) dst[i] = map_value(src[i], inv[i], b, scale);
-}
-
-/* RGBA in place: colour maps R, G, B; gray writes the mapped luminance to all three. */
-IC_INTERNAL void ic_enhance_rgba_row_c(uint8_t *px, const float *inv, int32_t n, float b, float scale,
-                                       int gray);
-void ic_enhance_rgba_row_c(uint8_t *px, const float *inv, int32_t n, float b, float scale, int gray) {
-    for (int32_t i = 0; i < n; i++, px += 4) {
-        if (gray) {
-            uint8_t v = map_value((float)luma(px), inv[i], b, scale);
-            px[0] = px[1] = px[2] = v;
-        } else {
-            for (int c = 0; c < 3; c++) px[c] = map_value(px[c], inv[i], b, scale);
-        }
-    }
-}
-
-/* RGBA colour in place: R, G, B each mapped, alpha kept. */
-IC_INTERNAL void ic_enhance_rgba_color_row_c(uint8_t *px, const float *inv, int32_t n, float b, float scale);
-void ic_enhance_rgba_color_row_c(uint8_t *px, const float *inv, int32_t n, float b, float scale) {
-    ic_enhance_rgba_row_c(px, inv, n, b, scale, 0);
-}
-
-#if IC_X86
-#include <immintrin.h>
-
-/* AVX2: 8 gray pixels or 2 RGBA pixels per step in single precision, the same operations
- * in the same order as map_value (multiply, subtract, multiply, add 0.5, clamp, truncate). */
-IC_INTERNAL void ic_enhance_gray_row_avx2(const uint8_t *src, uint8_t *dst, const float *inv, int32_t n,
-                                          float b, float scale);
-IC_TARGET_AVX2 void ic_enhance_gray_row_avx2(const uint8_t *src, uint8_t *dst, const float *inv, int32_t n,
-                                             float b, float scale) {
-    const __m256 vb = _mm256_set1_ps(b), vs = _mm256_set1_ps(scale), half = _mm256_set1_ps(0.5f);
-    const __m256 lo = _mm256_setzero_ps(), hi = _mm256_set1_ps(255.0f);
-    int32_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 v = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(src + i))));
-        __m256 o = _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(v, _mm256_loadu_ps(inv + i)), vb), vs), half);
-        __m256i q = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(o, lo), hi));
-        __m256i p16 = _mm256_packus_epi32(q, q);
-        __m256i p8 = _mm256_packus_epi16(p16, p16);
-        _mm_storel_epi64((__m128i *)(void *)(dst + i),
-                         _mm_unpacklo_epi32(_mm256_castsi256_si128(p8), _mm256_extracti128_si256(p8, 1)));
-    }
-    ic_enhance_gray_row_c(src + i, dst + i, inv + i, n - i, b, scale);
-}
-
-IC_INTERNAL void ic_enhance_rgba_color_row_avx2(uint8_t *px, const float *inv, int32_t n, float b, float scale);
-IC_TARGET_AVX2 void ic_enhance_rgba_color_row_avx2(uint8_t *px, const float *inv, int32_t n, float b, float scale) {
-    const __m256 vb = _mm256_set1_ps(b), vs = _mm256_set1_ps(scale), half = _mm256_set1_ps(0.5f);
-    const __m256 lo = _mm256_setzero_ps(), hi = _mm256_set1_ps(255.0f);
-    const __m256i alpha = _mm256_setr_epi32(0, 0, 0, -1, 0, 0, 0, -1);
-    int32_t i = 0;
-    for (; i + 2 <= n; i += 2) {
-        __m256i raw = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(px + 4 * (size_t)i)));
-        __m256 f = _mm256_set_m128(_mm_set1_ps(inv[i + 1]), _mm_set1_ps(inv[i]));
-        __m256 o = _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(raw), f), vb), vs), half);
-        __m256i q = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(o, lo), hi));
-        q = _mm256_blendv_epi8(q, raw, alpha); /* alpha unchanged */
-        __m256i p16 = _mm256_packus_epi32(q, q);
-        __m256i p8 = _mm256_packus_epi16(p16, p16);
-        uint32_t a = (uint32_t)_mm256_cvtsi256_si32(p8), c = (uint32_t)_mm256_extract_epi32(p8, 4);
-        memcpy(px + 4 * (size_t)i, &a, 4);
-        memcpy(px + 4 * (size_t)i + 4, &c, 4);
-    }
-    if (i < n) ic_enhance_rgba_color_row_c(px + 4 * (size_t)i, inv + i, n - i, b, scale);
-}
-#endif
-
 /* ---- helpers --------------------------------------------------------------------------- */
 
 /* Luminance of pixel (x, y). */
 static inline int32_t lum_at(const enh *e, int32_t x, int32_t y) {
     const uint8_t *row = e->im.planes[0].data + (size_t)y * e->im.planes[0].stride;
-    return e->im.format == IC_FORMAT_RGBA8 ? luma(row + 4 * (size_t)x) : row[x];
+    if (e->im.format != IC_FORMAT_RGBA8) return row[x];
+    const uint8_t *p = row + 4 * (size_t)x;
+    return ic__luma(p[0], p[1], p[2]);
 }
 
 /* Grid coordinate of pixel centre p along an axis of `n` cells: the two cells and weight. */

@@ -15,7 +15,8 @@
 #endif
 
 /* x86 vector paths are compiled per function with target attributes and chosen at run
- * time, so the SwiftPM build needs no -m flags (DESIGN.md). */
+ * time, so the SwiftPM build needs no -m flags (-mavx2 would be an unsafe flag in
+ * Package.swift; see README, "Layout"). */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define IC_X86 1
 #define IC_TARGET_AVX2 __attribute__((target("avx2,fma")))
@@ -60,17 +61,4 @@ IC_INTERNAL uint32_t ic__cpu_features_uncounted(void);
 /* ic_parallel_for with the call's snapshot. */
 IC_INTERNAL ic_status ic__parallel_for(const ic__settings *s, int64_t count, int64_t grain, ic_range_fn fn,
                                        void *context);
-/* ic_plane_copy / ic_plane_fill with the call's snapshot (copy.c). */
-IC_INTERNAL ic_status ic__plane_copy(const ic__settings *s, const uint8_t *src, size_t src_stride, uint8_t *dst,
-                                     size_t dst_stride, size_t row_bytes, int32_t rows);
-IC_INTERNAL ic_status ic__plane_fill(const ic__settings *s, uint8_t *dst, size_t stride, size_t row_bytes,
-                                     int32_t rows, const uint8_t *pattern, size_t pattern_size);
-
-/* Rows per parallel band so that one band moves about `target_bytes` bytes. */
-IC_INTERNAL int64_t ic__band_rows(size_t row_bytes, int64_t target_bytes);
-
-/* Row kernels of copy.c (scalar references; memcpy is the copy fast path). */
-IC_INTERNAL void ic_copy_row_c(const uint8_t *src, uint8_t *dst, size_t n);
-IC_INTERNAL void ic_fill_row_c(uint8_t *dst, size_t n, const uint8_t *pattern, size_t size);
-
 #endif

@@ -19,15 +19,6 @@ void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options) {
     if (options) memset(options, 0, sizeof *options);
 }
 
-ic_status ic__sink_flush(ic_jpeg_sink *s, int32_t end) {
-    if (!s->fn || end <= s->first) return IC_OK;
-    ic_image band = s->band;
-    band.height = end - s->first;
-    const int32_t first = s->first;
-    s->first = end;
-    return s->fn(s->context, &band, first) != 0 ? IC_ERR_CANCELLED : IC_OK;
-}
-
 /* ---- planning ----------------------------------------------------------------------- */
 
 typedef struct decode_job {
@@ -188,26 +179,6 @@ static ic_status check_destination(j_decompress_ptr cinfo, const decode_job *job
     return IC_OK;
 }
 
-/* A band buffer for streaming: band_rows rows of every plane, from libjpeg's pool. */
-static void make_band(j_decompress_ptr cinfo, decode_job *job) {
-    const ic_format f = job->format;
-    int32_t rows = job->opt.band_rows;
-    if (is_yuv(f)) rows += rows & 1;
-    if (rows > job->plan.height) rows = job->plan.height + (is_yuv(f) ? (job->plan.height & 1) : 0);
-    ic_image *b = &job->sink.band;
-    memset(b, 0, sizeof *b);
-    b->format = f;
-    b->alpha = f == IC_FORMAT_RGBA8 ? IC_ALPHA_OPAQUE : IC_ALPHA_STRAIGHT;
-    b->width = job->plan.width;
-    b->height = rows;
-    for (int32_t p = 0; p < ic_format_plane_count(f); p++) {
-        const size_t row_bytes = ic__row_bytes(f, b->width, p);
-        const int32_t prow = p == 0 ? rows : (rows + 1) / 2;
-        b->planes[p].stride = row_bytes;
-        b->planes[p].data = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, row_bytes * (size_t)prow);
-    }
-}
-
 /* ---- the scanline path ------------------------------------------------------------------ */
 
 /* Reads `n` rows (n <= MAX_ROW_POINTERS) into rows[0..n), looping until libjpeg delivers all. */
@@ -302,15 +273,16 @@ static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
     if (job->size_only) return IC_OK;
 
     ic_jpeg_sink *s = &job->sink;
-    memset(s, 0, sizeof *s);
-    s->total = job->plan.height;
     if (job->dst) {
         check_destination(cinfo, job);
-        s->band = *job->dst;
+        ic__sink_init_image(s, job->dst, job->plan.height);
     } else {
-        make_band(cinfo, job);
-        s->fn = job->fn;
-        s->context = job->fn_context;
+        const ic_format f = job->format;
+        int32_t rows = job->opt.band_rows;
+        if (is_yuv(f)) rows += rows & 1;
+        if (rows > job->plan.height) rows = job->plan.height + (is_yuv(f) ? (job->plan.height & 1) : 0);
+        uint8_t *memory = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, ic__sink_band_bytes(f, job->plan.width, rows));
+        ic__sink_init_stream(s, f, job->plan.width, rows, job->plan.height, memory, job->fn, job->fn_context);
     }
     job->plan.sink = s;
     /* Progressive files at 1/8 and 1/4: the scans those scales read, row by row

@@ -17,6 +17,7 @@
  * planes, as TurboJPEG does, except for a final partial iMCU row. Nothing image-sized is ever
  * allocated. */
 #include "jpeg_internal.h"
+#include "row.h"
 
 #include <string.h>
 
@@ -53,7 +54,7 @@ typedef struct yuv_job {
     uint8_t *buf[3];               /* band buffers */
     size_t iw[3];                  /* block-padded widths (band buffer strides) */
     uint8_t *tmp_u, *tmp_v;        /* resampled chroma rows */
-    ic_uv_row_fn interleave;
+    ic_row_merge_uv_fn interleave;
 } yuv_job;
 
 /* Copies the component rows the raw decode produced for band [y0, y0 + group * lines)
@@ -118,7 +119,7 @@ ic_status ic__jpeg_decode_yuv(j_decompress_ptr cinfo, const ic_jpeg_plan *p) {
     j.cinfo = cinfo;
     j.p = p;
     j.s = p->sink;
-    j.interleave = ic__jpeg_pick_interleave();
+    j.interleave = ic__row_pick_merge_uv(ic_cpu_features());
     cinfo->raw_data_out = TRUE;
     /* Below full size every IDCT is libjpeg's accurate scaled one anyway; keeping ISLOW makes
      * the chroma override below use matching dequantisation tables (with JDCT_IFAST the

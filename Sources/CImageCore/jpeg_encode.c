@@ -6,6 +6,7 @@
  * colour space, progression, sampling factors), so the bytes equal tjCompress2's and
  * tjCompressFromYUVPlanes' for the same options. */
 #include "jpeg_internal.h"
+#include "row.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,7 +227,7 @@ static void encode_packed(j_compress_ptr cinfo, const ic_image *src) {
 static void encode_raw(j_compress_ptr cinfo, const ic_image *src) {
     const int nc = cinfo->num_components;
     const int nv12 = src->format == IC_FORMAT_NV12;
-    const ic_uv_split_fn split = ic__jpeg_pick_deinterleave();
+    const ic_row_split_uv_fn split = ic__row_pick_split_uv(ic_cpu_features());
     size_t iw[3], pw[3];
     int32_t ph[3], th[3];
     uint8_t *buf[3];

@@ -3,6 +3,7 @@
 #define IMAGECORE_JPEG_INTERNAL_H
 
 #include "internal.h"
+#include "jpeg_sink.h"
 
 #include <setjmp.h>
 #include <stddef.h>
@@ -116,48 +117,19 @@ IC_INTERNAL ic_jpeg_colorspace ic__jpeg_colorspace(J_COLOR_SPACE cs);
 /* ---- EXIF (exif.c): exif_internal.h --------------------------------------------- */
 #include "exif_internal.h"
 
-/* ---- row kernels (jpeg_rows.c) ---------------------------------------------------
- * Scalar references beside the fast paths; tests compare them through the public API with
- * the CPU mask at 0 and at its default. */
-IC_INTERNAL void ic_jpeg_interleave_uv_row_c(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
-IC_INTERNAL void ic_jpeg_deinterleave_uv_row_c(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);
-typedef void (*ic_uv_row_fn)(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
-typedef void (*ic_uv_split_fn)(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);
-IC_INTERNAL ic_uv_row_fn ic__jpeg_pick_interleave(void);
-IC_INTERNAL ic_uv_split_fn ic__jpeg_pick_deinterleave(void);
-
+/* ---- row kernels (jpeg_rows.c; the UV pair kernels are the row layer's, row.h) -------- */
 /* One 4:2:0 chroma row, columns [x0, x0 + n), from chroma rows a and b sampled at 1/rh of the
  * luma width `width` (rh 1, 2 or 4): the rounded mean of the samples the 2x2 luma block covers;
  * at an odd right edge the last sample counts twice. */
 IC_INTERNAL void ic_jpeg_chroma420_row_c(const uint8_t *a, const uint8_t *b, uint8_t *out, int32_t x0,
                                          int32_t n, int rh, int32_t width);
 
-/* CMYK (libjpeg's JCS_CMYK output) to RGB8 / RGBA8 / GRAY8; `inverted` = Adobe storage. */
+/* CMYK (libjpeg's JCS_CMYK output) to RGB8 / RGBA8 / GRAY8 (the library's luma, row.h);
+ * `inverted` = Adobe storage. */
 IC_INTERNAL void ic_jpeg_cmyk_row_c(const uint8_t *cmyk, uint8_t *dst, size_t n, int channels,
                                     int inverted);
 
 /* ---- decode (jpeg_decode.c, jpeg_decode_yuv.c) ------------------------------------ */
-
-/* Where decoded rows go: the destination image (one band as tall as the output), or a band
- * buffer handed to a callback each time it fills. Rows are in output (crop) coordinates;
- * `first` is the output row held by the band's row 0 (even for YUV formats). */
-typedef struct ic_jpeg_sink {
-    ic_image band;        /* planes to write; band.height = rows the band holds */
-    int32_t first;
-    int32_t total;        /* output rows in all */
-    ic_jpeg_band_fn fn;   /* NULL: writing straight into the destination */
-    void *context;
-} ic_jpeg_sink;
-
-/* Row r of plane p (luma rows for p = 0, chroma rows for YUV planes 1 and 2). */
-static inline uint8_t *ic__sink_row(const ic_jpeg_sink *s, int32_t plane, int32_t r) {
-    const int32_t first = plane == 0 ? s->first : s->first / 2;
-    return s->band.planes[plane].data + (size_t)(r - first) * s->band.planes[plane].stride;
-}
-
-/* Hands the band's rows [first, end) to the callback (if any) and starts the next band.
- * Returns IC_ERR_CANCELLED when the callback asks to stop. */
-IC_INTERNAL ic_status ic__sink_flush(ic_jpeg_sink *s, int32_t end);
 
 /* A decode request after the header has been read and checked. */
 typedef struct ic_jpeg_plan {

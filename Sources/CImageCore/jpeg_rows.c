@@ -1,100 +1,7 @@
-/* Row kernels of the JPEG codec: U/V interleave (NV12 decode) and de-interleave (NV12
- * encode), and CMYK to RGB/RGBA/gray. Scalar references first; the interleave pair has
- * SSE2 and AVX2 versions chosen once per call from the call's settings snapshot. */
+/* Scalar row kernels of the JPEG codec: chroma resampled to 4:2:0 and CMYK to RGB/RGBA/gray.
+ * (U/V interleave and de-interleave for NV12 are the row layer's, row.h.) */
 #include "jpeg_internal.h"
-
-#if IC_X86
-#include <immintrin.h>
-/* SSE2 is baseline on x86-64; the attribute keeps 32-bit builds compiling without -msse2. */
-#define JPEG_TARGET_SSE2 __attribute__((target("sse2")))
-#endif
-
-/* ---- U, V <-> UV ---------------------------------------------------------------- */
-
-void ic_jpeg_interleave_uv_row_c(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        uv[2 * i] = u[i];
-        uv[2 * i + 1] = v[i];
-    }
-}
-
-void ic_jpeg_deinterleave_uv_row_c(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        u[i] = uv[2 * i];
-        v[i] = uv[2 * i + 1];
-    }
-}
-
-#if IC_X86
-JPEG_TARGET_SSE2 static void interleave_sse2(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n) {
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(u + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(v + i));
-        _mm_storeu_si128((__m128i *)(uv + 2 * i), _mm_unpacklo_epi8(a, b));
-        _mm_storeu_si128((__m128i *)(uv + 2 * i + 16), _mm_unpackhi_epi8(a, b));
-    }
-    ic_jpeg_interleave_uv_row_c(u + i, v + i, uv + 2 * i, n - i);
-}
-
-IC_TARGET_AVX2 static void interleave_avx2(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n) {
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(u + i));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(v + i));
-        __m256i lo = _mm256_unpacklo_epi8(a, b); /* pairs 0-7 | 16-23 */
-        __m256i hi = _mm256_unpackhi_epi8(a, b); /* pairs 8-15 | 24-31 */
-        _mm256_storeu_si256((__m256i *)(uv + 2 * i), _mm256_permute2x128_si256(lo, hi, 0x20));
-        _mm256_storeu_si256((__m256i *)(uv + 2 * i + 32), _mm256_permute2x128_si256(lo, hi, 0x31));
-    }
-    interleave_sse2(u + i, v + i, uv + 2 * i, n - i);
-}
-
-JPEG_TARGET_SSE2 static void deinterleave_sse2(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n) {
-    size_t i = 0;
-    const __m128i low = _mm_set1_epi16(0x00FF);
-    for (; i + 16 <= n; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(uv + 2 * i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(uv + 2 * i + 16));
-        _mm_storeu_si128((__m128i *)(u + i), _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
-        _mm_storeu_si128((__m128i *)(v + i), _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8)));
-    }
-    ic_jpeg_deinterleave_uv_row_c(uv + 2 * i, u + i, v + i, n - i);
-}
-
-IC_TARGET_AVX2 static void deinterleave_avx2(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n) {
-    size_t i = 0;
-    const __m256i low = _mm256_set1_epi16(0x00FF);
-    for (; i + 32 <= n; i += 32) {
-        __m256i a = _mm256_loadu_si256((const __m256i *)(uv + 2 * i));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(uv + 2 * i + 32));
-        /* packus works per 128-bit lane: fix the order with a 64-bit permute. */
-        __m256i pu = _mm256_packus_epi16(_mm256_and_si256(a, low), _mm256_and_si256(b, low));
-        __m256i pv = _mm256_packus_epi16(_mm256_srli_epi16(a, 8), _mm256_srli_epi16(b, 8));
-        _mm256_storeu_si256((__m256i *)(u + i), _mm256_permute4x64_epi64(pu, 0xD8));
-        _mm256_storeu_si256((__m256i *)(v + i), _mm256_permute4x64_epi64(pv, 0xD8));
-    }
-    deinterleave_sse2(uv + 2 * i, u + i, v + i, n - i);
-}
-#endif
-
-ic_uv_row_fn ic__jpeg_pick_interleave(void) {
-#if IC_X86
-    const uint32_t f = ic__settings_read().cpu; /* the call's one read */
-    if (f & IC_CPU_AVX2) return interleave_avx2;
-    if (f & IC_CPU_SSE2) return interleave_sse2;
-#endif
-    return ic_jpeg_interleave_uv_row_c;
-}
-
-ic_uv_split_fn ic__jpeg_pick_deinterleave(void) {
-#if IC_X86
-    const uint32_t f = ic__settings_read().cpu; /* the call's one read */
-    if (f & IC_CPU_AVX2) return deinterleave_avx2;
-    if (f & IC_CPU_SSE2) return deinterleave_sse2;
-#endif
-    return ic_jpeg_deinterleave_uv_row_c;
-}
+#include "row.h"
 
 /* ---- chroma to 4:2:0 -------------------------------------------------------------------- */
 
@@ -136,7 +43,7 @@ void ic_jpeg_cmyk_row_c(const uint8_t *cmyk, uint8_t *dst, size_t n, int channel
         const uint32_t g = div255((flip ^ s[1]) * k);
         const uint32_t b = div255((flip ^ s[2]) * k);
         if (channels == 1) {
-            dst[i] = (uint8_t)((19595 * r + 38470 * g + 7471 * b + 32768) >> 16);
+            dst[i] = ic__luma(r, g, b);
         } else {
             uint8_t *d = dst + (size_t)channels * i;
             d[0] = (uint8_t)r;

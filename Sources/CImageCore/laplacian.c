@@ -1,8 +1,9 @@
-/* 3x3 Laplacian (-1 around, 8 in the centre) of a GRAY8 image or a Y plane: drivers and the
- * scalar reference row kernels. The AVX2 row kernels are in laplacian_avx2.c; the drivers
- * pick one set once per call and walk the ROI's rows in parallel bands. Everything is
+/* 3x3 Laplacian (-1 around, 8 in the centre) of a GRAY8 image or a Y plane: the drivers. The
+ * scalar reference row kernels are in laplacian_rows.c, the AVX2 ones in laplacian_avx2.c;
+ * the drivers pick one set once per call and walk the ROI's rows in parallel bands. Everything is
  * integer arithmetic, so every path gives the same bits. */
 #include "laplacian_internal.h"
+#include "planar.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,45 +26,6 @@ const uint8_t ic__laplacian_gamma[256] = {
     240, 241, 241, 242, 242, 243, 243, 244, 244, 245, 245, 246, 246, 247, 247, 248,
     248, 249, 249, 249, 250, 250, 251, 251, 252, 252, 253, 253, 254, 254, 255, 255,
 };
-
-/* ---- scalar reference row kernels ---------------------------------------- */
-
-/* The response at column x: 9 * centre - the 3x3 sum, columns reflected at the edges. */
-static inline int32_t response_at(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                                  int32_t width, int32_t x) {
-    int32_t l = ic__reflect101(x - 1, width), r = ic__reflect101(x + 1, width);
-    int32_t box = up[l] + up[x] + up[r] + mid[l] + mid[x] + mid[r] + down[l] + down[x] + down[r];
-    return 9 * (int32_t)mid[x] - box;
-}
-
-void ic_laplacian_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                        int32_t width, int32_t x0, int32_t n, int16_t *out) {
-    for (int32_t i = 0; i < n; i++) out[i] = (int16_t)response_at(up, mid, down, width, x0 + i);
-}
-
-void ic_laplacian_u8_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                           int32_t width, int32_t x0, int32_t n, const uint8_t *lut,
-                           uint8_t *out) {
-    for (int32_t i = 0; i < n; i++) {
-        int32_t r = response_at(up, mid, down, width, x0 + i);
-        uint8_t v = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
-        out[i] = lut ? lut[v] : v;
-    }
-}
-
-void ic_laplacian_score_row_c(const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                              int32_t width, int32_t x0, int32_t n, int64_t *sum,
-                              uint64_t *sum_squares) {
-    int64_t s = 0;
-    uint64_t q = 0;
-    for (int32_t i = 0; i < n; i++) {
-        int32_t r = response_at(up, mid, down, width, x0 + i);
-        s += r;
-        q += (uint64_t)(r * r); /* r*r <= 2040^2 fits in int32 */
-    }
-    *sum += s;
-    *sum_squares += q;
-}
 
 /* ---- statistics ------------------------------------------------------------ */
 
@@ -235,16 +197,6 @@ static void u8_rows(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
-/* True when [a, a + an) and [b, b + bn) share a byte. */
-static int overlaps(const void *a, uint64_t an, const void *b, uint64_t bn) {
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return x < y + bn && y < x + an;
-}
-
-static uint64_t plane_extent(size_t stride, size_t row_bytes, int32_t rows) {
-    return (uint64_t)stride * (uint64_t)(rows - 1) + row_bytes;
-}
-
 ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_plane_s16 *dst) {
     image_job j;
     ic_status st = check_source(src, roi, &j.roi);
@@ -254,12 +206,10 @@ ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_pla
     const size_t row_bytes = (size_t)dst->width * 2;
     if (dst->stride < row_bytes || (dst->stride & 1) || ((uintptr_t)dst->data & 1))
         return IC_ERR_INVALID_ARGUMENT;
-    if (dst->height > 1 && dst->stride > (PTRDIFF_MAX - row_bytes) / (size_t)(dst->height - 1))
-        return IC_ERR_TOO_LARGE;
-    const uint64_t dst_extent = plane_extent(dst->stride, row_bytes, dst->height);
+    uint64_t dst_extent;
+    if (!ic__region_extent(dst->stride, row_bytes, dst->height, &dst_extent)) return IC_ERR_TOO_LARGE;
     if ((uintptr_t)dst->data + dst_extent < (uintptr_t)dst->data) return IC_ERR_INVALID_ARGUMENT;
-    if (overlaps(dst->data, dst_extent, src->planes[0].data,
-                 plane_extent(src->planes[0].stride, (size_t)src->width, src->height)))
+    if (ic__regions_overlap(dst->data, dst_extent, src->planes[0].data, ic__plane_extent(src, 0)))
         return IC_ERR_INVALID_ARGUMENT;
     j.src = src;
     j.dst = (uint8_t *)(void *)dst->data;
@@ -283,10 +233,8 @@ ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst
         return IC_ERR_INVALID_ARGUMENT;
     if (display != IC_LAPLACIAN_CLAMP && display != IC_LAPLACIAN_CLAMP_GAMMA)
         return IC_ERR_INVALID_ARGUMENT;
-    if (overlaps(dst->planes[0].data,
-                 plane_extent(dst->planes[0].stride, (size_t)dst->width, dst->height),
-                 src->planes[0].data,
-                 plane_extent(src->planes[0].stride, (size_t)src->width, src->height)))
+    if (ic__regions_overlap(dst->planes[0].data, ic__plane_extent(dst, 0), src->planes[0].data,
+                            ic__plane_extent(src, 0)))
         return IC_ERR_INVALID_ARGUMENT;
     j.src = src;
     j.dst = dst->planes[0].data;

@@ -1,4 +1,4 @@
-/* ic_parallel_for: one helper, three backends (DESIGN.md, "Threading").
+/* ic_parallel_for: one helper, three backends (README, "Threading").
  *  - _OPENMP (the CMake build with -fopenmp): `#pragma omp parallel`.
  *  - IC_OMP_RUNTIME (the SwiftPM build on Linux, where -fopenmp would be an unsafe flag):
  *    the OpenMP runtime's GOMP entry points, declared here and linked as libomp5.

@@ -11,6 +11,7 @@
  * the next band of the one it just finished keeps its ring; otherwise it refills R rows.
  * There is no full-size intermediate image, and no allocation during a run. */
 #include "resize_internal.h"
+#include "planar.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -477,24 +478,6 @@ static void run_lane(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
-/* Bytes from a plane's first pixel to one past its last (validated descriptor). */
-static uint64_t extent_of(const ic_image *im, int32_t p) {
-    size_t row_bytes = 0;
-    int32_t rows = 1;
-    (void)ic_plane_geometry(im->format, im->width, im->height, p, &row_bytes, &rows);
-    return (uint64_t)im->planes[p].stride * (uint64_t)(rows - 1) + row_bytes;
-}
-
-static int planes_overlap(const ic_image *a, const ic_image *b) {
-    for (int32_t p = 0; p < ic_format_plane_count(a->format); p++)
-        for (int32_t q = 0; q < ic_format_plane_count(b->format); q++) {
-            uintptr_t x = (uintptr_t)a->planes[p].data, y = (uintptr_t)b->planes[q].data;
-            uint64_t xe = extent_of(a, p), ye = extent_of(b, q);
-            if (x < y + ye && y < x + xe) return 1;
-        }
-    return 0;
-}
-
 static ic_status execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst, const ic__settings *set) {
     if (!plan) return IC_ERR_INVALID_ARGUMENT;
     ic_status st = ic_image_validate(src);
@@ -506,7 +489,7 @@ static ic_status execute(ic_resize_plan *plan, const ic_image *src, ic_image *ds
         dst->height != p->dst_height)
         return IC_ERR_INVALID_ARGUMENT;
     if (p->format == IC_FORMAT_RGBA8 && src->alpha != p->alpha) return IC_ERR_INVALID_ARGUMENT;
-    if (planes_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
+    if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     if (__atomic_exchange_n(&plan->busy, 1, __ATOMIC_ACQUIRE)) return IC_ERR_INVALID_ARGUMENT;
 
     const int32_t threads = set->threads;

@@ -2,10 +2,8 @@
  *
  *   resize_coeffs.c   filters, coefficient tables (14-bit, cumulative rounding)
  *   resize.c          plan layout and the driver (bands, rings of intermediate rows)
- *   resize_h.c        horizontal row kernels, scalar reference (+ row producers)
- *   resize_v.c        vertical row kernels, scalar reference
- *   resize_h_avx2.c   horizontal AVX2 kernels (RGBA and one-channel rows)
- *   resize_v_avx2.c   vertical AVX2 kernels
+ *   resize_rows.c     row kernels, scalar reference: horizontal (+ row producers), vertical
+ *   resize_avx2.c     AVX2 kernels: horizontal (RGBA, RGB, UV, one channel), vertical
  *   resize_stream.c   the row-push driver (ic_resize_stream_*): same tables, kernels, ring
  *
  * Number formats on the way through (all integers, so every path gives the same bits):
@@ -118,7 +116,7 @@ IC_INTERNAL void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t 
 /* The pre-reduction factor for in -> out: floor(in / out / 2) when >= 2, else 1. */
 IC_INTERNAL int32_t ic__rs_reduce_factor(int32_t in, int32_t out);
 
-/* ---- row kernels (resize_h.c, resize_v.c; AVX2 in *_avx2.c) ---- */
+/* ---- row kernels (resize_rows.c; AVX2 in resize_avx2.c) ---- */
 
 /* Horizontal: dst[x * ch + c] for x in [x0, x1) from a u8 or P7 source row. */
 IC_INTERNAL void ic_resize_h_u8_row_c(const uint8_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,

@@ -1,11 +1,11 @@
 /* ic_image_orient / ic_image_orient_in_place: validation, plane geometry and the
- * parallel drivers over the row and tile kernels (rotate_kernels.c, rotate_avx2.c).
+ * parallel drivers over the row and tile kernels (rotate_rows.c, rotate_avx2.c).
  *
  * Every plane of every format is handled the same way with its element size (see
  * rotate_internal.h): the planes of I420/NV12 chroma are transformed like the luma,
  * with their own ceil(w/2) x ceil(h/2) size. */
 #include "rotate_internal.h"
-#include "image_overlap.h"
+#include "planar.h"
 
 #include <string.h>
 

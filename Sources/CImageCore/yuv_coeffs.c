@@ -2,7 +2,6 @@
  * double precision at each call (a few dozen flops), so there is no table to keep in step
  * with the formulas. See yuv_internal.h for how they are used. */
 #include "yuv_internal.h"
-#include "image_overlap.h"
 
 /* No libm: the C core links nothing beyond libc and the OpenMP runtime. */
 static long lround_(double x) { return x >= 0 ? (long)(x + 0.5) : -(long)(-x + 0.5); }
@@ -79,13 +78,4 @@ int ic__yuv2rgb_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_yuv2rgb_coeffs *c) {
     c->kgu = (int16_t)lround_(-2.0 * (1.0 - kb) * kb / kg * s);
     c->kgv = (int16_t)lround_(-2.0 * (1.0 - kr) * kr / kg * s);
     return 1;
-}
-
-ic_status ic__check_pair(const ic_image *src, const ic_image *dst) {
-    ic_status st = ic_image_validate(src);
-    if (st != IC_OK) return st;
-    if ((st = ic_image_validate(dst)) != IC_OK) return st;
-    if (src->width != dst->width || src->height != dst->height) return IC_ERR_INVALID_ARGUMENT;
-    if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
-    return IC_OK;
 }

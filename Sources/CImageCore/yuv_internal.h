@@ -41,8 +41,8 @@ typedef struct ic_yuv2rgb_coeffs {
 } ic_yuv2rgb_coeffs;
 
 /* Fills the coefficients; returns 0 for a bad matrix or range. */
-int ic__rgb2yuv_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_rgb2yuv_coeffs *c);
-int ic__yuv2rgb_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_yuv2rgb_coeffs *c);
+IC_INTERNAL int ic__rgb2yuv_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_rgb2yuv_coeffs *c);
+IC_INTERNAL int ic__yuv2rgb_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_yuv2rgb_coeffs *c);
 
 /* ---- RGB -> YUV 4:2:0, two source rows per call --------------------------------
  * s0, s1: RGB(A) rows 2j and 2j+1 (s1 == s0 for the last row of an odd height, which
@@ -53,13 +53,13 @@ typedef void (*ic_rgb2yuv_row2_fn)(const uint8_t *s0, const uint8_t *s1, uint8_t
                                    uint8_t *u, uint8_t *v, int32_t width,
                                    const ic_rgb2yuv_coeffs *c);
 
-void ic_rgba_to_i420_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgba_to_i420_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                             uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_rgba_to_nv12_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgba_to_nv12_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                             uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_rgb_to_i420_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgb_to_i420_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                            uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_rgb_to_nv12_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgb_to_nv12_row2_c(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                            uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
 
 /* ---- YUV 4:2:0 -> RGB, two output rows per call --------------------------------
@@ -69,64 +69,54 @@ typedef void (*ic_yuv2rgb_row2_fn)(const uint8_t *y0, const uint8_t *y1, const u
                                    const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                                    const ic_yuv2rgb_coeffs *c);
 
-void ic_i420_to_rgba_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_i420_to_rgba_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                             const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                             const ic_yuv2rgb_coeffs *c);
-void ic_nv12_to_rgba_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_nv12_to_rgba_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                             const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                             const ic_yuv2rgb_coeffs *c);
-void ic_i420_to_rgb_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_i420_to_rgb_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                            const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                            const ic_yuv2rgb_coeffs *c);
-void ic_nv12_to_rgb_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_nv12_to_rgb_row2_c(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                            const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                            const ic_yuv2rgb_coeffs *c);
 
 #if IC_X86
 /* AVX2 versions: same signatures and results; they run 32 pixels at a time and finish
  * each row with the scalar kernel. */
-void ic_rgba_to_i420_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgba_to_i420_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                                uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_rgba_to_nv12_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgba_to_nv12_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                                uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_rgb_to_i420_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgb_to_i420_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                               uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_rgb_to_nv12_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
+IC_INTERNAL void ic_rgb_to_nv12_row2_avx2(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1,
                               uint8_t *u, uint8_t *v, int32_t width, const ic_rgb2yuv_coeffs *c);
-void ic_i420_to_rgba_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_i420_to_rgba_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                                const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                                const ic_yuv2rgb_coeffs *c);
-void ic_nv12_to_rgba_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_nv12_to_rgba_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                                const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                                const ic_yuv2rgb_coeffs *c);
-void ic_i420_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_i420_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                               const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                               const ic_yuv2rgb_coeffs *c);
-void ic_nv12_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_nv12_to_rgb_row2_avx2(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                               const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                               const ic_yuv2rgb_coeffs *c);
 /* The same with non-temporal stores for the rows that are 32-byte aligned (fenced before
  * returning): for destinations too large to stay in cache, where they save the read of
  * every output line that ordinary stores cost. */
-void ic_i420_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_i420_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                                   const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                                   const ic_yuv2rgb_coeffs *c);
-void ic_nv12_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
+IC_INTERNAL void ic_nv12_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *y1, const uint8_t *u,
                                   const uint8_t *v, uint8_t *d0, uint8_t *d1, int32_t width,
                                   const ic_yuv2rgb_coeffs *c);
-#endif
-
-/* ---- UV plane layout and luma rows (yuv_layout.c) ---------------------------- */
-void ic_uv_split_row_c(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);  /* n pairs */
-void ic_uv_merge_row_c(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
-/* dst[i] = lut[src[i]] (luma range changes; the table is built from the formulas above). */
-void ic_lut_row_c(const uint8_t *src, uint8_t *dst, size_t n, const uint8_t lut[256]);
-#if IC_X86
-void ic_uv_split_row_avx2(const uint8_t *uv, uint8_t *u, uint8_t *v, size_t n);
-void ic_uv_merge_row_avx2(const uint8_t *u, const uint8_t *v, uint8_t *uv, size_t n);
 #endif
 
 /* Validates a converter's pair: both descriptors valid, same size, no shared bytes. */
-ic_status ic__check_pair(const ic_image *src, const ic_image *dst);
+IC_INTERNAL ic_status ic__check_pair(const ic_image *src, const ic_image *dst);
 
 #endif
