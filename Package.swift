@@ -35,9 +35,11 @@ let package = Package(
             pkgConfig: "spng",
             providers: [.apt(["libspng-dev"]), .brew(["libspng"])]
         ),
+        // The library links libjpeg and libspng; TurboJPEG (tj*) is the tests' and the
+        // bench's reference, so only they depend on CTurboJPEG.
         .target(
             name: "CImageCore",
-            dependencies: ["CTurboJPEG", "CLibJPEG", "CSpng"],
+            dependencies: ["CLibJPEG", "CSpng"],
             cSettings: [
                 .define("IC_OMP_RUNTIME", .when(platforms: [.linux])),
                 .define("_GNU_SOURCE", .when(platforms: [.linux])),
@@ -45,7 +47,6 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("omp5", .when(platforms: [.linux])),
                 .linkedLibrary("m", .when(platforms: [.linux])),
-                .linkedLibrary("turbojpeg"),
                 .linkedLibrary("jpeg"),
                 .linkedLibrary("spng"),
             ]

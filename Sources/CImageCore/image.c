@@ -141,3 +141,28 @@ ic_status ic_image_validate(const ic_image *image) {
     }
     return IC_OK;
 }
+
+ic_status ic_image_crop(const ic_image *image, const ic_rect *rect, ic_image *view) {
+    if (!rect || !view) return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_image_validate(image);
+    if (st != IC_OK) return st;
+    const int64_t x = rect->x, y = rect->y, w = rect->width, h = rect->height;
+    if (x < 0 || y < 0 || w < 1 || h < 1 || x + w > image->width || y + h > image->height)
+        return IC_ERR_INVALID_ARGUMENT;
+    const ic_format f = image->format;
+    const int yuv = f == IC_FORMAT_I420 || f == IC_FORMAT_NV12;
+    /* 4:2:0 chroma covers 2x2 blocks: an odd origin would split them. */
+    if (yuv && ((x | y) & 1)) return IC_ERR_INVALID_ARGUMENT;
+    ic_image v = *image;
+    v.width = (int32_t)w;
+    v.height = (int32_t)h;
+    for (int32_t p = 0; p < ic_format_plane_count(f); p++) {
+        const int chroma = yuv && p > 0;
+        const size_t px = (size_t)(chroma ? x / 2 : x), py = (size_t)(chroma ? y / 2 : y);
+        /* Bytes before column px: the row bytes of px pixels (px UV pairs for NV12). */
+        const size_t col = px ? ic__row_bytes(f, chroma ? (int32_t)(2 * px) : (int32_t)px, p) : 0;
+        v.planes[p].data = image->planes[p].data + py * image->planes[p].stride + col;
+    }
+    *view = v;
+    return IC_OK;
+}

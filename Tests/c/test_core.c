@@ -993,6 +993,125 @@ static void test_ub_regressions(void) {
     free(dst);
 }
 
+/* ---- crop views ------------------------------------------------------------------ */
+
+static void test_crop(void) {
+    static const int32_t sizes[][2] = {{1, 1}, {2, 3}, {7, 5}, {33, 17}};
+    static const size_t pads[] = {0, 5};
+    for (int fi = 0; fi < NFORMATS; fi++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int pi = 0; pi < 2; pi++) {
+                const ic_format f = k_formats[fi];
+                const int32_t W = sizes[si][0], H = sizes[si][1];
+                test_img t = alloc_img(f, W, H, pads[pi], 1);
+                int ok = 1, refused_ok = 1, copies_ok = 1;
+                for (int32_t y = 0; y < H; y++)
+                    for (int32_t x = 0; x < W; x++)
+                        for (int32_t h = 1; y + h <= H; h += (H > 5 ? 3 : 1))
+                            for (int32_t w = 1; x + w <= W; w += (W > 5 ? 5 : 1)) {
+                                CTX("crop format %d %dx%d pad %zu rect %d,%d %dx%d", (int)f, W, H, pads[pi], x, y, w, h);
+                                ic_rect r = {x, y, w, h};
+                                ic_image v;
+                                memset(&v, 0x5A, sizeof v);
+                                ic_status st = ic_image_crop(&t.img, &r, &v);
+                                if (is_yuv(f) && ((x | y) & 1)) {
+                                    refused_ok &= st == IC_ERR_INVALID_ARGUMENT;
+                                    continue;
+                                }
+                                if (!CHECK(st == IC_OK)) continue;
+                                ok &= v.format == f && v.alpha == t.img.alpha && v.width == w && v.height == h;
+                                for (int p = 0; p < ref_planes(f); p++) {
+                                    const int c = is_yuv(f) && p > 0;
+                                    const size_t px = (size_t)(c ? x / 2 : x), py = (size_t)(c ? y / 2 : y);
+                                    const size_t bpp = ref_row_bytes(f, 2, p) / (c ? 1 : 2); /* bytes per sample */
+                                    const uint8_t *want = t.img.planes[p].data + py * t.img.planes[p].stride + px * bpp;
+                                    ok &= v.planes[p].data == want && v.planes[p].stride == t.img.planes[p].stride;
+                                }
+                                ok &= ic_image_validate(&v) == IC_OK;
+                                /* The view's pixels, copied out, are the rectangle's. */
+                                if (w <= 8 && h <= 8) {
+                                    test_img d = alloc_img(f, w, h, 0, 0);
+                                    copies_ok &= ic_image_copy(&v, &d.img) == IC_OK;
+                                    for (int p = 0; p < ref_planes(f); p++) {
+                                        const int c = is_yuv(f) && p > 0;
+                                        const int32_t sy0 = c ? y / 2 : y, rows = ref_rows(f, h, p);
+                                        const size_t rb = ref_row_bytes(f, w, p);
+                                        const size_t off = c ? (f == IC_FORMAT_NV12 ? (size_t)x : (size_t)x / 2)
+                                                             : ref_row_bytes(f, 1, p) * (size_t)x;
+                                        for (int32_t row = 0; row < rows; row++)
+                                            copies_ok &= memcmp(d.img.planes[p].data + (size_t)row * d.img.planes[p].stride,
+                                                                t.img.planes[p].data + (size_t)(sy0 + row) * t.img.planes[p].stride + off,
+                                                                rb) == 0;
+                                    }
+                                    free_img(&d);
+                                }
+                            }
+                CTX("crop format %d %dx%d pad %zu", (int)f, W, H, pads[pi]);
+                CHECK(ok);
+                CHECK(refused_ok);
+                CHECK(copies_ok);
+                /* Outside, empty, negative, null. */
+                const ic_rect bad[] = {{0, 0, W + 1, H}, {0, 0, W, H + 1}, {W, 0, 1, 1}, {0, 0, 0, 1},
+                                       {0, 0, 1, 0}, {-2, 0, 1, 1}, {0, -2, 1, 1}, {0, 0, -1, 1}};
+                ic_image v = t.img;
+                for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++)
+                    CHECK_ST(ic_image_crop(&t.img, &bad[b], &v), IC_ERR_INVALID_ARGUMENT);
+                CHECK(memcmp(&v, &t.img, sizeof v) == 0); /* untouched on failure */
+                const ic_rect all = {0, 0, W, H};
+                CHECK_ST(ic_image_crop(NULL, &all, &v), IC_ERR_INVALID_ARGUMENT);
+                CHECK_ST(ic_image_crop(&t.img, NULL, &v), IC_ERR_INVALID_ARGUMENT);
+                CHECK_ST(ic_image_crop(&t.img, &all, NULL), IC_ERR_INVALID_ARGUMENT);
+                /* In place, and the whole image is the image itself. */
+                CHECK_ST(ic_image_crop(&v, &all, &v), IC_OK);
+                CHECK(memcmp(&v, &t.img, sizeof v) == 0);
+                free_img(&t);
+            }
+}
+
+/* ---- the library's one luma ---------------------------------------------------------- */
+
+/* Every 24-bit colour once: GRAY8 from ic_convert_channels (RGB8 and RGBA8 sources, scalar
+ * and vector paths) equals the Y plane of ic_rgb_to_yuv (BT.601 full range), and is within
+ * 0.5 + 0.01 of the float64 luma 0.299 R + 0.587 G + 0.114 B. */
+static void test_luma(void) {
+    enum { N = 4096 };
+    uint8_t *rgb = (uint8_t *)xmalloc((size_t)N * N * 3), *rgba = (uint8_t *)xmalloc((size_t)N * N * 4);
+    uint8_t *g3 = (uint8_t *)xmalloc((size_t)N * N), *g4 = (uint8_t *)xmalloc((size_t)N * N);
+    uint8_t *y = (uint8_t *)xmalloc((size_t)N * N), *u = (uint8_t *)xmalloc((size_t)N * N / 4);
+    uint8_t *v = (uint8_t *)xmalloc((size_t)N * N / 4);
+    for (uint32_t i = 0; i < (uint32_t)N * N; i++) {
+        rgb[3 * i] = rgba[4 * i] = (uint8_t)(i >> 16);
+        rgb[3 * i + 1] = rgba[4 * i + 1] = (uint8_t)(i >> 8);
+        rgb[3 * i + 2] = rgba[4 * i + 2] = (uint8_t)i;
+        rgba[4 * i + 3] = rnd8();
+    }
+    ic_image s3 = {IC_FORMAT_RGB8, IC_ALPHA_STRAIGHT, N, N, {{rgb, 3 * N}}};
+    ic_image s4 = {IC_FORMAT_RGBA8, IC_ALPHA_STRAIGHT, N, N, {{rgba, 4 * N}}};
+    ic_image d3 = {IC_FORMAT_GRAY8, IC_ALPHA_STRAIGHT, N, N, {{g3, N}}};
+    ic_image d4 = {IC_FORMAT_GRAY8, IC_ALPHA_STRAIGHT, N, N, {{g4, N}}};
+    ic_image yuv = {IC_FORMAT_I420, IC_ALPHA_STRAIGHT, N, N, {{y, N}, {u, N / 2}, {v, N / 2}}};
+    const uint32_t saved = ic_get_cpu_mask();
+    for (int scalar = 0; scalar < 2; scalar++) {
+        ic_set_cpu_mask(scalar ? 0 : saved);
+        CTX("luma, %s", scalar ? "scalar" : "default kernels");
+        CHECK_ST(ic_convert_channels(&s3, &d3), IC_OK);
+        CHECK_ST(ic_convert_channels(&s4, &d4), IC_OK);
+        CHECK_ST(ic_rgb_to_yuv(&s3, &yuv, IC_YUV_BT601, IC_YUV_RANGE_FULL), IC_OK);
+        CHECK(memcmp(g3, y, (size_t)N * N) == 0);
+        CHECK(memcmp(g4, y, (size_t)N * N) == 0);
+        double worst = 0;
+        for (uint32_t i = 0; i < (uint32_t)N * N; i++) {
+            const double exact = 0.299 * (i >> 16) + 0.587 * ((i >> 8) & 255) + 0.114 * (i & 255);
+            const double e = g3[i] > exact ? g3[i] - exact : exact - g3[i];
+            if (e > worst) worst = e;
+        }
+        CHECK(worst <= 0.51);
+        if (scalar) printf("luma: worst |gray - float64| %.4f over all 2^24 colours\n", worst);
+    }
+    ic_set_cpu_mask(saved);
+    free(rgb); free(rgba); free(g3); free(g4); free(y); free(u); free(v);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     test_status();
@@ -1007,6 +1126,8 @@ int main(void) {
     test_jpeg();
     test_resize_stream();
     test_ub_regressions();
+    test_crop();
+    test_luma();
     printf("backend %s, %d threads by default, cpu features 0x%x\n", ic_parallel_backend(),
            ic_get_num_threads(), ic_cpu_features());
     printf("%ld passed, %ld failed\n", g_pass, g_fail);

@@ -25,6 +25,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Marks every function of the public API: exported from the shared library, which builds
+ *  with hidden visibility by default (everything else is private to the library). */
+#ifndef IC_API
+#if defined(__GNUC__) || defined(__clang__)
+#define IC_API __attribute__((visibility("default")))
+#else
+#define IC_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,17 +59,17 @@ typedef enum ic_status {
 
 /** A static, human-readable English name for a status ("ok", "invalid argument", ...).
  *  Unknown values give "unknown status". Never returns NULL. */
-const char *ic_status_string(ic_status status);
+IC_API const char *ic_status_string(ic_status status);
 
 /* ------------------------------------------------------------------------- */
 /** @name Version                                                                */
 /* ------------------------------------------------------------------------- */
 
 /** Library version as `major * 10000 + minor * 100 + patch`. */
-uint32_t ic_version(void);
+IC_API uint32_t ic_version(void);
 
 /** Library version as a static string, e.g. "0.1.0". */
-const char *ic_version_string(void);
+IC_API const char *ic_version_string(void);
 
 /* ------------------------------------------------------------------------- */
 /** @name Image descriptor                                                       */
@@ -117,7 +127,7 @@ typedef struct ic_rect {
 } ic_rect;
 
 /** Number of planes of a format (1, 2 or 3), or 0 for an unknown format. */
-int32_t ic_format_plane_count(ic_format format);
+IC_API int32_t ic_format_plane_count(ic_format format);
 
 /**
  * The geometry of one plane of a `width` x `height` image: the bytes one row of pixels
@@ -125,7 +135,7 @@ int32_t ic_format_plane_count(ic_format format);
  * @return IC_ERR_INVALID_ARGUMENT for a bad format, plane index or a size < 1;
  *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION.
  */
-ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t height, int32_t plane,
+IC_API ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t height, int32_t plane,
                             size_t *row_bytes, int32_t *rows);
 
 /**
@@ -134,12 +144,12 @@ ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t height, int
  * ::ic_layout_compute reports as `total_size`.
  * @param alignment a power of two from 1 to 4096; 0 means the default of 64.
  */
-ic_status ic_image_size(ic_format format, int32_t width, int32_t height, size_t alignment,
+IC_API ic_status ic_image_size(ic_format format, int32_t width, int32_t height, size_t alignment,
                         size_t *total_size);
 
 /** Largest buffer, in bytes, that ::ic_layout_compute accepts: 4 GiB. Above it,
  *  IC_ERR_TOO_LARGE (a 65500 x 65500 RGBA8 request is refused, never wrapped). */
-uint64_t ic_max_image_bytes(void);
+IC_API uint64_t ic_max_image_bytes(void);
 
 /** Where each plane of an image lives inside one allocation. */
 typedef struct ic_layout {
@@ -161,14 +171,14 @@ typedef struct ic_layout {
  *         > 4096, null `out`), IC_ERR_TOO_LARGE (dimension > ::IC_MAX_DIMENSION or total
  *         > ::ic_max_image_bytes).
  */
-ic_status ic_layout_compute(ic_format format, int32_t width, int32_t height, size_t alignment,
+IC_API ic_status ic_layout_compute(ic_format format, int32_t width, int32_t height, size_t alignment,
                             ic_layout *out);
 
 /**
  * Fills `image` to describe the layout `layout` placed at `base` (which must hold
  * `layout->total_size` bytes). `alpha` is stored as given.
  */
-ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha, int32_t width,
+IC_API ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha, int32_t width,
                         int32_t height, uint8_t *base, const ic_layout *layout);
 
 /**
@@ -178,7 +188,24 @@ ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha, int32
  * memory is: that is the caller's contract.
  * @return IC_OK or the first problem found (IC_ERR_INVALID_ARGUMENT / IC_ERR_TOO_LARGE).
  */
-ic_status ic_image_validate(const ic_image *image);
+IC_API ic_status ic_image_validate(const ic_image *image);
+
+/**
+ * A sub-image view: `*view` describes the rectangle `rect` of `image` in the same memory.
+ * Each plane pointer moves to the rectangle's origin (for I420 and NV12 the chroma planes
+ * by (x/2, y/2) samples), strides, format and alpha mode are kept; no pixel is read or
+ * copied. The view is valid while `image`'s memory is.
+ * @param image  a valid descriptor (see ::ic_image_validate).
+ * @param rect   columns [x, x + width), rows [y, y + height), inside the image, width and
+ *               height >= 1; for I420 and NV12, x and y even (an odd origin would split
+ *               the 2x2 blocks that share a chroma sample); odd sizes are fine.
+ * @param view   receives the view; untouched on failure. May be `image` itself.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null `rect` or `view`, a rectangle that is empty or
+ *         not inside the image, an odd origin for I420/NV12, or an invalid `image`;
+ *         IC_ERR_TOO_LARGE for an `image` whose planes ::ic_image_validate finds too large.
+ */
+IC_API ic_status ic_image_crop(const ic_image *image, const ic_rect *rect, ic_image *view);
 
 /* ------------------------------------------------------------------------- */
 /** @name Plane and image copy / fill                                          */
@@ -189,25 +216,25 @@ ic_status ic_image_validate(const ic_image *image);
  * bytes between `row_bytes` and the stride are neither read nor written. Runs in parallel
  * bands at memory speed. The regions must not overlap.
  */
-ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+IC_API ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                         size_t row_bytes, int32_t rows);
 
 /**
  * Fills `rows` rows of `row_bytes` bytes with a repeating pattern of `pattern_size` bytes
  * (1 to 16; e.g. one RGBA pixel). `row_bytes` must be a multiple of `pattern_size`.
  */
-ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t rows,
+IC_API ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t rows,
                         const uint8_t *pattern, size_t pattern_size);
 
 /** Copies every plane of `src` into `dst`, which must have the same format and size
  *  (the alpha mode is not checked or changed). */
-ic_status ic_image_copy(const ic_image *src, ic_image *dst);
+IC_API ic_status ic_image_copy(const ic_image *src, ic_image *dst);
 
 /**
  * Fills an image with one colour given as up to 4 channel values in the format's channel
  * order: GRAY8 {g}, RGB8 {r,g,b}, RGBA8 {r,g,b,a}, I420/NV12 {y,u,v}.
  */
-ic_status ic_image_fill(ic_image *image, const uint8_t value[4]);
+IC_API ic_status ic_image_fill(ic_image *image, const uint8_t value[4]);
 
 /* ------------------------------------------------------------------------- */
 /** @name Threads                                                               */
@@ -227,20 +254,20 @@ typedef void (*ic_range_fn)(void *context, int64_t begin, int64_t end);
  * runtime's GOMP entry points when built with IC_OMP_RUNTIME (the SwiftPM build on Linux);
  * libdispatch on Apple platforms; serial elsewhere.
  */
-ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *context);
+IC_API ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *context);
 
 /**
  * Sets the number of threads kernels use. `n` >= 1 sets it; `n` <= 0 restores the
  * default: the `IC_NUM_THREADS` environment variable if it holds a positive integer, else
  * the number of online CPUs.
  */
-void ic_set_num_threads(int32_t n);
+IC_API void ic_set_num_threads(int32_t n);
 
 /** The number of threads kernels will use. */
-int32_t ic_get_num_threads(void);
+IC_API int32_t ic_get_num_threads(void);
 
 /** The compiled-in parallel backend: "openmp", "omp-runtime", "dispatch" or "serial". */
-const char *ic_parallel_backend(void);
+IC_API const char *ic_parallel_backend(void);
 
 /* ------------------------------------------------------------------------- */
 /** @name CPU features                                                          */
@@ -256,20 +283,20 @@ typedef enum ic_cpu_feature {
 } ic_cpu_feature;
 
 /** Features the CPU has (detected once). */
-uint32_t ic_cpu_features_detected(void);
+IC_API uint32_t ic_cpu_features_detected(void);
 
 /** Features kernels may use: detected & mask. */
-uint32_t ic_cpu_features(void);
+IC_API uint32_t ic_cpu_features(void);
 
 /**
  * Restricts the features kernels may use (tests pass 0 to force the scalar reference
  * paths). The initial mask is all ones, or the value of the `IC_CPU_MASK` environment
  * variable (decimal or 0x-hex) if set. Returns the previous mask.
  */
-uint32_t ic_set_cpu_mask(uint32_t mask);
+IC_API uint32_t ic_set_cpu_mask(uint32_t mask);
 
 /** The current feature mask (see ::ic_set_cpu_mask). */
-uint32_t ic_get_cpu_mask(void);
+IC_API uint32_t ic_get_cpu_mask(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

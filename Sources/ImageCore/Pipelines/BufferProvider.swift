@@ -14,23 +14,15 @@ public final class BufferProvider: ImageProvider, @unchecked Sendable {
 
     public init(_ image: consuming PixelBuffer) { self.image = image }
 
-    /// The C descriptor of `rect` of the buffer: plane pointers moved to the rect's origin,
-    /// the strides unchanged. For I420/NV12 the origin must be even.
+    /// The C descriptor of `rect` of the buffer (`ic_image_crop`: plane pointers moved to
+    /// the rect's origin, the strides unchanged). For I420/NV12 the origin must be even.
     func view(_ rect: PixelRect) throws(ImageError) -> ic_image {
         var d = image.descriptor
-        let f = image.format
-        if f.isYUV, rect.x % 2 != 0 || rect.y % 2 != 0 {
-            throw ImageError(.invalidArgument, "a \(f) crop needs an even origin: \(rect)")
-        }
-        let bpp = switch f { case .gray8, .i420, .nv12: 1; case .rgb8: 3; case .rgba8: 4 }
-        d.planes.0.data += rect.y * d.planes.0.stride + rect.x * bpp
-        if f == .nv12 { d.planes.1.data += (rect.y / 2) * d.planes.1.stride + rect.x }
-        if f == .i420 {
-            d.planes.1.data += (rect.y / 2) * d.planes.1.stride + rect.x / 2
-            d.planes.2.data += (rect.y / 2) * d.planes.2.stride + rect.x / 2
-        }
-        d.width = Int32(rect.width); d.height = Int32(rect.height)
-        return d
+        var r = ic_rect(x: Int32(clamping: rect.x), y: Int32(clamping: rect.y),
+                        width: Int32(clamping: rect.width), height: Int32(clamping: rect.height))
+        var v = ic_image()
+        try ImageError.check(ic_image_crop(&d, &r, &v), "a \(image.format) view of \(rect)")
+        return v
     }
 
     public func withBuffer<R: ~Copyable>(_ request: ImageRequest, _ body: (borrowing PixelBuffer) throws(ImageError) -> R) throws(ImageError) -> R {

@@ -28,7 +28,7 @@ extern "C" {
  * @return IC_ERR_INVALID_ARGUMENT for a bad descriptor, a size mismatch or overlapping
  *         images; IC_ERR_UNSUPPORTED for another format.
  */
-ic_status ic_convert_channels(const ic_image *src, ic_image *dst);
+IC_API ic_status ic_convert_channels(const ic_image *src, ic_image *dst);
 
 #ifdef __cplusplus
 } /* extern "C" */

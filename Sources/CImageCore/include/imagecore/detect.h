@@ -77,7 +77,7 @@ typedef struct ic_page_detection {
  * @return IC_ERR_INVALID_ARGUMENT for sizes < 1, bad options or a null `bytes`;
  *         IC_ERR_TOO_LARGE above ::IC_MAX_DIMENSION.
  */
-ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options,
+IC_API ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options,
                                  size_t *bytes);
 
 /**
@@ -86,7 +86,7 @@ ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_
  * @return IC_OK with `out->found` 0 or 1; IC_ERR_INVALID_ARGUMENT for bad descriptors,
  *         options or pointers; IC_ERR_BUFFER_TOO_SMALL when `scratch_size` is too small.
  */
-ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch,
+IC_API ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch,
                          size_t scratch_size, ic_page_detection *out);
 
 #ifdef __cplusplus

@@ -64,7 +64,7 @@ typedef struct ic_enhance_options {
  * @return IC_ERR_INVALID_ARGUMENT for sizes < 1, bad options or a null `bytes`;
  *         IC_ERR_TOO_LARGE above ::IC_MAX_DIMENSION.
  */
-ic_status ic_enhance_scratch_size(int32_t width, int32_t height, const ic_enhance_options *options,
+IC_API ic_status ic_enhance_scratch_size(int32_t width, int32_t height, const ic_enhance_options *options,
                                   size_t *bytes);
 
 /**
@@ -73,7 +73,7 @@ ic_status ic_enhance_scratch_size(int32_t width, int32_t height, const ic_enhanc
  * @return IC_ERR_INVALID_ARGUMENT for bad descriptors, options or pointers;
  *         IC_ERR_UNSUPPORTED for RGB8; IC_ERR_BUFFER_TOO_SMALL for too little scratch.
  */
-ic_status ic_enhance_page(ic_image *image, const ic_enhance_options *options, void *scratch,
+IC_API ic_status ic_enhance_page(ic_image *image, const ic_enhance_options *options, void *scratch,
                           size_t scratch_size);
 
 #ifdef __cplusplus

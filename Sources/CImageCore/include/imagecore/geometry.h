@@ -43,7 +43,7 @@ typedef struct ic_homography {
 } ic_homography;
 
 /** The identity transform. */
-ic_homography ic_homography_identity(void);
+IC_API ic_homography ic_homography_identity(void);
 
 /**
  * The homography that maps `from[i]` onto `to[i]` for i = 0..3, solved in double precision
@@ -53,24 +53,24 @@ ic_homography ic_homography_identity(void);
  *         with no unique solution (coincident points, three collinear points in one set but
  *         not in the other, ...).
  */
-ic_status ic_homography_from_points(const ic_point from[4], const ic_point to[4],
+IC_API ic_status ic_homography_from_points(const ic_point from[4], const ic_point to[4],
                                     ic_homography *out);
 
 /** `out` = the inverse transform of `h` (`out` may alias `h`).
  *  @return IC_ERR_INVALID_ARGUMENT if `h` is not finite, singular, or so ill-conditioned
  *          (Frobenius condition number |H| |H^-1| >= 1e15) that the inverse would have no
  *          correct digits. */
-ic_status ic_homography_invert(const ic_homography *h, ic_homography *out);
+IC_API ic_status ic_homography_invert(const ic_homography *h, ic_homography *out);
 
 /** `out` = `a` after `b`: the transform that applies `b` first, then `a` (the matrix
  *  product a * b, rescaled). `out` may alias either input.
  *  @return IC_ERR_INVALID_ARGUMENT for null pointers or non-finite results. */
-ic_status ic_homography_multiply(const ic_homography *a, const ic_homography *b,
+IC_API ic_status ic_homography_multiply(const ic_homography *a, const ic_homography *b,
                                  ic_homography *out);
 
 /** Maps one point. @return IC_ERR_INVALID_ARGUMENT when the point maps to infinity
  *  (w' == 0) or the result is not finite; `*out` is then (NaN, NaN). */
-ic_status ic_homography_map(const ic_homography *h, ic_point p, ic_point *out);
+IC_API ic_status ic_homography_map(const ic_homography *h, ic_point p, ic_point *out);
 
 /* ------------------------------------------------------------------------- */
 /** @name Quadrilateral validation                                              */
@@ -102,11 +102,11 @@ typedef enum ic_quad_problem {
  * @return IC_OK for a valid quad, IC_ERR_INVALID_ARGUMENT otherwise (and for a null
  *         `quad` or negative sizes, with `*problem` = IC_QUAD_NOT_FINITE).
  */
-ic_status ic_quad_validate(const ic_quad *quad, int32_t width, int32_t height,
+IC_API ic_status ic_quad_validate(const ic_quad *quad, int32_t width, int32_t height,
                            ic_quad_problem *problem);
 
 /** A static English name for a problem ("not convex", ...); never NULL. */
-const char *ic_quad_problem_string(ic_quad_problem problem);
+IC_API const char *ic_quad_problem_string(ic_quad_problem problem);
 
 /**
  * Orders four points as a quad: clockwise on screen (y down), starting with the corner
@@ -114,7 +114,7 @@ const char *ic_quad_problem_string(ic_quad_problem problem);
  * in no particular order (user input). `out` may alias `points`.
  * @return IC_ERR_INVALID_ARGUMENT for null pointers or non-finite coordinates.
  */
-ic_status ic_quad_order(const ic_point points[4], ic_quad *out);
+IC_API ic_status ic_quad_order(const ic_point points[4], ic_quad *out);
 
 /* ------------------------------------------------------------------------- */
 /** @name Orientation                                                          */
@@ -129,7 +129,7 @@ ic_status ic_quad_order(const ic_point points[4], ic_quad *out);
  * (x, y) shows stored (y, height - x). Pixel centres map onto pixel centres exactly.
  * @return IC_ERR_INVALID_ARGUMENT for an orientation outside 1..8 or sizes < 1.
  */
-ic_status ic_orientation_homography(int32_t orientation, int32_t width, int32_t height,
+IC_API ic_status ic_orientation_homography(int32_t orientation, int32_t width, int32_t height,
                                     ic_homography *out);
 
 /* ------------------------------------------------------------------------- */
@@ -172,7 +172,7 @@ typedef struct ic_size_request {
  * @return IC_ERR_INVALID_ARGUMENT for a null or non-finite quad, or a bad request;
  *         IC_ERR_TOO_LARGE when a side would exceed ::IC_MAX_DIMENSION.
  */
-ic_status ic_rectified_size(const ic_quad *quad, const ic_size_request *request,
+IC_API ic_status ic_rectified_size(const ic_quad *quad, const ic_size_request *request,
                             int32_t *width, int32_t *height);
 
 #ifdef __cplusplus

@@ -91,7 +91,7 @@ typedef struct ic_jpeg_info {
  *         IC_ERR_UNSUPPORTED for valid files libjpeg-turbo cannot decode (e.g. 12-bit);
  *         IC_ERR_INVALID_ARGUMENT for a null `out`, or null `data` with size > 0.
  */
-ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out);
+IC_API ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out);
 
 /** The header fields of the foundation's minimal reader (kept for existing callers). */
 typedef struct ic_jpeg_header {
@@ -102,7 +102,7 @@ typedef struct ic_jpeg_header {
 } ic_jpeg_header;
 
 /** ::ic_jpeg_probe reduced to ::ic_jpeg_header. Same errors. */
-ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
+IC_API ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
 
 /**
  * The EXIF orientation stored in `data`, which is an APP1 payload ("Exif\0\0" followed by a
@@ -112,7 +112,7 @@ ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *
  * @return 1..8, or 0 when there is no valid orientation tag (absent, bad type, out of range,
  *         truncated or malformed structure).
  */
-int32_t ic_exif_orientation(const uint8_t *data, size_t size);
+IC_API int32_t ic_exif_orientation(const uint8_t *data, size_t size);
 
 /* ------------------------------------------------------------------------- */
 /** @name Scale selection                                                      */
@@ -133,7 +133,7 @@ enum { IC_JPEG_DEFAULT_MIN_VALID_PERMILLE = 500 };
  * ceil(width * scale_num / 8) x ceil(height * scale_num / 8), exactly as libjpeg computes it.
  * @param scale_num 1..8 (1/8 ... 8/8).
  */
-ic_status ic_jpeg_scaled_size(int32_t width, int32_t height, int32_t scale_num,
+IC_API ic_status ic_jpeg_scaled_size(int32_t width, int32_t height, int32_t scale_num,
                               int32_t *scaled_width, int32_t *scaled_height);
 
 /**
@@ -147,7 +147,7 @@ ic_status ic_jpeg_scaled_size(int32_t width, int32_t height, int32_t scale_num,
  * not considered: swap the target for EXIF orientations 5..8.
  * @return IC_ERR_INVALID_ARGUMENT for a size < 1, a negative target or both targets 0.
  */
-ic_status ic_jpeg_pick_scale(int32_t width, int32_t height, int32_t target_width,
+IC_API ic_status ic_jpeg_pick_scale(int32_t width, int32_t height, int32_t target_width,
                              int32_t target_height, double min_residual, int32_t *scale_num);
 
 /* ------------------------------------------------------------------------- */
@@ -220,7 +220,7 @@ typedef struct ic_jpeg_decode_options {
 } ic_jpeg_decode_options;
 
 /** Sets `options` to the defaults (all zero). */
-void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options);
+IC_API void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options);
 
 /** Length of ::ic_jpeg_decode_result::message, including the terminating NUL. */
 enum { IC_JPEG_MESSAGE_LENGTH = 200 };
@@ -262,7 +262,7 @@ typedef enum ic_jpeg_decoder_kind {
  * @param result optional; gets the size, the orientation and, on failure, the message.
  * @return as ::ic_jpeg_decode, without decoding pixels.
  */
-ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+IC_API ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
                               int32_t *width, int32_t *height, ic_jpeg_decode_result *result);
 
 /**
@@ -316,7 +316,7 @@ ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_de
  *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED, IC_ERR_TOO_LARGE, IC_ERR_OUT_OF_MEMORY.
  *         On failure the destination may be partly written.
  */
-ic_status ic_jpeg_decode(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+IC_API ic_status ic_jpeg_decode(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
                          ic_image *dst, ic_jpeg_decode_result *result);
 
 /**
@@ -336,7 +336,7 @@ typedef int (*ic_jpeg_band_fn)(void *context, const ic_image *band, int32_t firs
  * Scratch: one band (band_rows x the output row bytes, all planes) plus what
  * ::ic_jpeg_decode uses, from libjpeg's memory pool.
  */
-ic_status ic_jpeg_decode_stream(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
+IC_API ic_status ic_jpeg_decode_stream(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
                                 ic_jpeg_band_fn fn, void *context, ic_jpeg_decode_result *result);
 
 /* ------------------------------------------------------------------------- */
@@ -363,7 +363,7 @@ typedef struct ic_jpeg_encode_options {
 } ic_jpeg_encode_options;
 
 /** Sets `options` to the defaults (all zero). */
-void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options);
+IC_API void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options);
 
 /**
  * An upper bound on the encoded size of a `width` x `height` image with `options`:
@@ -371,7 +371,7 @@ void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options);
  * this size does not fail for lack of space in practice; if it ever would, the encoder
  * returns IC_ERR_BUFFER_TOO_SMALL rather than write past the buffer.
  */
-ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_encode_options *options,
+IC_API ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_encode_options *options,
                                size_t *bound);
 
 /**
@@ -385,7 +385,7 @@ ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_enco
  *         written); IC_ERR_UNSUPPORTED for a subsampling the input cannot give (see
  *         ::ic_jpeg_encode_options::subsampling); IC_ERR_INVALID_ARGUMENT for bad arguments.
  */
-ic_status ic_jpeg_encode(const ic_image *src, const ic_jpeg_encode_options *options, uint8_t *dst,
+IC_API ic_status ic_jpeg_encode(const ic_image *src, const ic_jpeg_encode_options *options, uint8_t *dst,
                          size_t capacity, size_t *size);
 
 /**
@@ -398,7 +398,7 @@ typedef ic_status (*ic_jpeg_write_fn)(void *context, const uint8_t *data, size_t
  * Encodes like ::ic_jpeg_encode, handing the bytes to `write` in chunks of up to 64 KiB
  * (from a 64 KiB scratch buffer) as they are produced. `*size` (optional) gets the total.
  */
-ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_options *options,
+IC_API ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_options *options,
                             ic_jpeg_write_fn write, void *context, size_t *size);
 
 /**
@@ -406,11 +406,11 @@ ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_options *o
  * doubling. On success `*out` owns `*size` bytes and the CALLER frees it with ::ic_jpeg_free
  * (plain free() also works). On failure `*out` is NULL and nothing needs freeing.
  */
-ic_status ic_jpeg_encode_alloc(const ic_image *src, const ic_jpeg_encode_options *options,
+IC_API ic_status ic_jpeg_encode_alloc(const ic_image *src, const ic_jpeg_encode_options *options,
                                uint8_t **out, size_t *size);
 
 /** Frees a buffer from ::ic_jpeg_encode_alloc. NULL is ignored. */
-void ic_jpeg_free(void *buffer);
+IC_API void ic_jpeg_free(void *buffer);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -82,7 +82,7 @@ typedef struct ic_laplacian_stats {
  * arithmetic, then converted to double and divided once by count^2; the result is a pure
  * function of the three integers. count < 1 gives IC_ERR_INVALID_ARGUMENT.
  */
-ic_status ic_laplacian_stats_finish(ic_laplacian_stats *stats);
+IC_API ic_status ic_laplacian_stats_finish(ic_laplacian_stats *stats);
 
 /**
  * The fused sharpness score: count, sum and sum of squares of the response over `roi`
@@ -93,19 +93,19 @@ ic_status ic_laplacian_stats_finish(ic_laplacian_stats *stats);
  * @return IC_ERR_INVALID_ARGUMENT for a bad descriptor, a ROI outside the image or empty,
  *         or a null `out`; IC_ERR_UNSUPPORTED for a format other than GRAY8, I420, NV12.
  */
-ic_status ic_laplacian_score(const ic_image *src, const ic_rect *roi, ic_laplacian_stats *out);
+IC_API ic_status ic_laplacian_score(const ic_image *src, const ic_rect *roi, ic_laplacian_stats *out);
 
 /**
  * Writes the int16 response of `roi` (NULL = whole image) into `dst`, whose width and
  * height must equal the ROI's. Response pixel (x, y) of the ROI goes to dst row y, column x.
  */
-ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_plane_s16 *dst);
+IC_API ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_plane_s16 *dst);
 
 /**
  * Writes the response of `roi` (NULL = whole image) clipped to 0...255 (see
  * ::ic_laplacian_display) into `dst`, a GRAY8 image of the ROI's size.
  */
-ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst,
+IC_API ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst,
                           ic_laplacian_display display);
 
 #ifdef __cplusplus

@@ -122,26 +122,26 @@ typedef struct ic_resize_plan ic_resize_plan;
  * @return IC_ERR_INVALID_ARGUMENT for bad parameters, IC_ERR_UNSUPPORTED for an unknown
  *         format, IC_ERR_TOO_LARGE for sizes above ::IC_MAX_DIMENSION or a plan above 1 GiB.
  */
-ic_status ic_resize_plan_size(const ic_resize_params *params, size_t *size);
+IC_API ic_status ic_resize_plan_size(const ic_resize_params *params, size_t *size);
 
 /**
  * Builds a plan in caller-provided memory: `memory` must be 64-byte aligned and hold
  * `size` >= ::ic_resize_plan_size bytes; it must stay valid, and unmoved, while the plan is
  * used. No destroy call is needed; the caller frees the memory.
  */
-ic_status ic_resize_plan_init(void *memory, size_t size, const ic_resize_params *params,
+IC_API ic_status ic_resize_plan_init(void *memory, size_t size, const ic_resize_params *params,
                               ic_resize_plan **plan);
 
 /** Allocates (the one allocation of this API) and builds a plan; free it with
  *  ::ic_resize_plan_destroy. */
-ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan **plan);
+IC_API ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan **plan);
 
 /** Frees a plan made by ::ic_resize_plan_create. NULL is ignored. Do not call it on a plan
  *  built with ::ic_resize_plan_init. */
-void ic_resize_plan_destroy(ic_resize_plan *plan);
+IC_API void ic_resize_plan_destroy(ic_resize_plan *plan);
 
 /** The parameters a plan was made with (with max_threads resolved). */
-ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *params);
+IC_API ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *params);
 
 /**
  * Resizes `src` into `dst` with a plan. Both must match the plan's format and sizes, and
@@ -149,13 +149,13 @@ ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *pa
  * call at a time: a call made while another is running on the same plan fails with
  * IC_ERR_INVALID_ARGUMENT and touches nothing. Only the pixels of `dst` are written.
  */
-ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst);
+IC_API ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst);
 
 /**
  * One-shot resize of `src` into `dst` (same format; any sizes), default flags: makes a
  * temporary plan for the current thread count, runs it and frees it.
  */
-ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter);
+IC_API ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter);
 
 /* ---- streaming: push source rows, get output rows ------------------------------ */
 
@@ -189,7 +189,7 @@ typedef struct ic_resize_stream ic_resize_stream;
  *         for I420 / NV12 or an unknown format, IC_ERR_TOO_LARGE for sizes above
  *         ::IC_MAX_DIMENSION or a stream above 1 GiB.
  */
-ic_status ic_resize_stream_size(const ic_resize_params *params, size_t *size);
+IC_API ic_status ic_resize_stream_size(const ic_resize_params *params, size_t *size);
 
 /**
  * Builds a stream in caller memory: `memory` 64-byte aligned, `size` >= ::ic_resize_stream_size
@@ -198,7 +198,7 @@ ic_status ic_resize_stream_size(const ic_resize_params *params, size_t *size);
  * @return as ::ic_resize_stream_size; IC_ERR_INVALID_ARGUMENT for NULL or misaligned memory,
  *         IC_ERR_BUFFER_TOO_SMALL for `size` below the requirement.
  */
-ic_status ic_resize_stream_init(void *memory, size_t size, const ic_resize_params *params,
+IC_API ic_status ic_resize_stream_init(void *memory, size_t size, const ic_resize_params *params,
                                 ic_resize_stream **stream);
 
 /**
@@ -215,7 +215,7 @@ ic_status ic_resize_stream_init(void *memory, size_t size, const ic_resize_param
  *         an invalid descriptor, a row overlapping the destination, or a push when all
  *         `src_height` rows have been pushed already (the stream is complete).
  */
-ic_status ic_resize_stream_push(ic_resize_stream *stream, const void *row, int32_t width,
+IC_API ic_status ic_resize_stream_push(ic_resize_stream *stream, const void *row, int32_t width,
                                 ic_image *dst, int32_t *rows_written);
 
 /**
@@ -225,32 +225,32 @@ ic_status ic_resize_stream_push(ic_resize_stream *stream, const void *row, int32
  * @return as ::ic_resize_stream_push; IC_ERR_INVALID_ARGUMENT too for `count` < 1, a stride
  *         below the row's bytes, or more rows than remain to be pushed (nothing is consumed).
  */
-ic_status ic_resize_stream_push_rows(ic_resize_stream *stream, const void *rows, size_t stride,
+IC_API ic_status ic_resize_stream_push_rows(ic_resize_stream *stream, const void *rows, size_t stride,
                                      int32_t count, int32_t width, ic_image *dst,
                                      int32_t *rows_written);
 
 /** Source rows pushed so far and output rows written so far (either pointer may be NULL).
  *  The stream is complete when `rows_pushed` equals `src_height` (then `rows_written`
  *  equals `dst_height`). */
-ic_status ic_resize_stream_progress(const ic_resize_stream *stream, int32_t *rows_pushed,
+IC_API ic_status ic_resize_stream_progress(const ic_resize_stream *stream, int32_t *rows_pushed,
                                     int32_t *rows_written);
 
 /** Starts the stream over (no row pushed), keeping its tables: for the next image of the
  *  same geometry, or to abandon an image half way. */
-ic_status ic_resize_stream_reset(ic_resize_stream *stream);
+IC_API ic_status ic_resize_stream_reset(ic_resize_stream *stream);
 
 /** The number of intermediate rows in the stream's ring (the largest vertical window, in
  *  rows of the pre-reduced source); each holds `dst_width * channels` int16 values. */
-ic_status ic_resize_stream_ring_rows(const ic_resize_stream *stream, int32_t *rows);
+IC_API ic_status ic_resize_stream_ring_rows(const ic_resize_stream *stream, int32_t *rows);
 
 /** The parameters a stream was made with (max_threads as given). */
-ic_status ic_resize_stream_params(const ic_resize_stream *stream, ic_resize_params *params);
+IC_API ic_status ic_resize_stream_params(const ic_resize_stream *stream, ic_resize_params *params);
 
 /** The support radius of a filter at scale 1 (0.5, 1, 2, 2 or 3); 0 for an unknown filter. */
-double ic_resize_filter_support(ic_resize_filter filter);
+IC_API double ic_resize_filter_support(ic_resize_filter filter);
 
 /** The filter's kernel at x (at scale 1): the function the coefficient tables sample. */
-double ic_resize_filter_eval(ic_resize_filter filter, double x);
+IC_API double ic_resize_filter_eval(ic_resize_filter filter, double x);
 
 #ifdef __cplusplus
 } /* extern "C" */

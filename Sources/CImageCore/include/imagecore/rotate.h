@@ -68,21 +68,21 @@ typedef enum ic_orientation {
  * image equals applying `first`, then applying `second` to that result.
  * @return IC_ORIENTATION_INVALID if either argument is not 1...8.
  */
-ic_orientation ic_orientation_compose(ic_orientation first, ic_orientation second);
+IC_API ic_orientation ic_orientation_compose(ic_orientation first, ic_orientation second);
 
 /**
  * The orientation that undoes `o`: compose(o, inverse(o)) == compose(inverse(o), o) == 1.
  * 6 and 8 are each other's inverse; every other orientation is its own.
  * @return IC_ORIENTATION_INVALID if `o` is not 1...8.
  */
-ic_orientation ic_orientation_inverse(ic_orientation o);
+IC_API ic_orientation ic_orientation_inverse(ic_orientation o);
 
 /**
  * The size of a `width` x `height` image after applying `o`: swapped for 5...8.
  * @return IC_ERR_INVALID_ARGUMENT for a bad orientation, a size < 1 or null outputs;
  *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION.
  */
-ic_status ic_oriented_size(ic_orientation o, int32_t width, int32_t height, int32_t *out_width,
+IC_API ic_status ic_oriented_size(ic_orientation o, int32_t width, int32_t height, int32_t *out_width,
                            int32_t *out_height);
 
 /**
@@ -93,7 +93,7 @@ ic_status ic_oriented_size(ic_orientation o, int32_t width, int32_t height, int3
  * @return IC_ERR_INVALID_ARGUMENT for invalid descriptors, a format or size mismatch,
  *         overlapping planes or a bad orientation.
  */
-ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o);
+IC_API ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o);
 
 /**
  * Applies an orientation that keeps the size (1 = nothing, 2, 3, 4) in place, for every
@@ -101,7 +101,7 @@ ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o);
  * @return IC_ERR_UNSUPPORTED for 5...8 (the size changes); IC_ERR_INVALID_ARGUMENT for an
  *         invalid descriptor or orientation.
  */
-ic_status ic_image_orient_in_place(ic_image *image, ic_orientation o);
+IC_API ic_status ic_image_orient_in_place(ic_image *image, ic_orientation o);
 
 #ifdef __cplusplus
 } /* extern "C" */

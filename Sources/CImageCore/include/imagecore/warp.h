@@ -52,7 +52,7 @@ typedef struct ic_warp_options {
 
 /** Default options for a format: bilinear, fill black (RGBA {0, 0, 0, 255}, gray 0,
  *  YUV {0, 128, 128}). */
-ic_warp_options ic_warp_options_default(ic_format format);
+IC_API ic_warp_options ic_warp_options_default(ic_format format);
 
 /**
  * Perspective warp: dst(i, j) = src(H (i + 0.5, j + 0.5)), see the contract above.
@@ -67,7 +67,7 @@ ic_warp_options ic_warp_options_default(ic_format format);
  * @return IC_ERR_INVALID_ARGUMENT for bad descriptors, a zero or non-finite `H`, overlapping
  *         images or bad options; IC_ERR_UNSUPPORTED for RGB8 or mismatched formats.
  */
-ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homography *dst_to_src,
+IC_API ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homography *dst_to_src,
                               const ic_warp_options *options);
 
 /**
@@ -79,7 +79,7 @@ ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homog
  * @return IC_ERR_INVALID_ARGUMENT for a quad that ::ic_quad_validate rejects (with
  *         bounds 0, 0), a bad orientation or sizes < 1.
  */
-ic_status ic_rectify_homography(const ic_quad *quad, int32_t width, int32_t height,
+IC_API ic_status ic_rectify_homography(const ic_quad *quad, int32_t width, int32_t height,
                                 int32_t orientation, ic_homography *dst_to_src);
 
 /**
@@ -91,7 +91,7 @@ ic_status ic_rectify_homography(const ic_quad *quad, int32_t width, int32_t heig
  * @return IC_ERR_INVALID_ARGUMENT also for a quad that ::ic_quad_validate rejects against
  *         the source's size (see ::ic_quad_validate for the reason).
  */
-ic_status ic_rectify(const ic_image *src, const ic_quad *quad, int32_t orientation, ic_image *dst,
+IC_API ic_status ic_rectify(const ic_image *src, const ic_quad *quad, int32_t orientation, ic_image *dst,
                      const ic_warp_options *options);
 
 #ifdef __cplusplus

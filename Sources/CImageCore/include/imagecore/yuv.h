@@ -59,7 +59,7 @@ typedef enum ic_yuv_range {
  *         overlapping images, a bad matrix or range; IC_ERR_UNSUPPORTED for another
  *         format pair.
  */
-ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix,
+IC_API ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix,
                         ic_yuv_range range);
 
 /**
@@ -68,7 +68,7 @@ ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
  *
  * @return as ::ic_rgb_to_yuv.
  */
-ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix,
+IC_API ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix,
                         ic_yuv_range range);
 
 /**
@@ -78,7 +78,7 @@ ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
  * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor or a size mismatch;
  *         IC_ERR_UNSUPPORTED if either image is not I420 or NV12.
  */
-ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst);
+IC_API ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst);
 
 /**
  * The luma of an I420 or NV12 image as GRAY8. Full range: a copy of the Y plane. Video
@@ -88,7 +88,7 @@ ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst);
  * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch or a bad
  *         range; IC_ERR_UNSUPPORTED for another format pair.
  */
-ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range);
+IC_API ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range);
 
 /**
  * A GRAY8 image as I420 or NV12: chroma 128, Y as ::ic_rgb_to_yuv computes it for
@@ -98,7 +98,7 @@ ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range)
  *
  * @return as ::ic_yuv_to_gray.
  */
-ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range);
+IC_API ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range);
 
 #ifdef __cplusplus
 } /* extern "C" */
