@@ -115,6 +115,15 @@ static void source_window(int32_t in, int32_t k, int32_t fold, int32_t ra, int32
     *count = (int32_t)(hi - lo);
 }
 
+/* Output i's raw window [a, b) around centre c, clamped to the image [ra, rb), and the
+ * source samples [s, s + count) it reads. */
+static void window_of(const axis_geo *g, int32_t in, int32_t k, int32_t fold, int32_t i, double *c, int64_t *a,
+                      int64_t *b, int32_t *ra, int32_t *rb, int32_t *s, int32_t *count) {
+    raw_window(g, i, c, a, b);
+    clamped_window(g, *a, *b, ra, rb);
+    source_window(in, k, fold, *ra, *rb, s, count);
+}
+
 ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, int32_t k,
                             int32_t fold, int32_t pad, ic_rs_axis_shape *shape) {
     if (in < 1 || out < 1 || k < 1 || pad < 1) return IC_ERR_INVALID_ARGUMENT;
@@ -124,9 +133,7 @@ ic_status ic__rs_axis_shape(ic_resize_filter filter, int32_t in, int32_t out, in
         double c;
         int64_t a, b;
         int32_t ra, rb, s, count;
-        raw_window(&g, i, &c, &a, &b);
-        clamped_window(&g, a, b, &ra, &rb);
-        source_window(in, k, fold, ra, rb, &s, &count);
+        window_of(&g, in, k, fold, i, &c, &a, &b, &ra, &rb, &s, &count);
         if (count > max_count) max_count = count;
     }
     int64_t n = ((int64_t)max_count + pad - 1) / pad * pad;
@@ -156,9 +163,7 @@ void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t out, int32_t
         double c;
         int64_t a, b;
         int32_t ra, rb, s, count;
-        raw_window(&g, i, &c, &a, &b);
-        clamped_window(&g, a, b, &ra, &rb);
-        source_window(in, k, fold, ra, rb, &s, &count);
+        window_of(&g, in, k, fold, i, &c, &a, &b, &ra, &rb, &s, &count);
 
         /* Reduced-sample weights, clamped taps folded onto the edges. */
         const int32_t rn = rb - ra;

@@ -10,34 +10,33 @@ static inline int16_t sat16(int32_t v) {
     return (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
 }
 
-void ic_resize_h_u8_row_c(const uint8_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
-                          int32_t x1, int16_t *dst) {
-    const int32_t round = 1 << (IC_RS_SHIFT_U8 - 1);
+/* One template for both horizontal kernels: u8 or P7 (int16) source samples, each with its
+ * own shift to I6; specialised per call (constant arguments, always inlined). */
+static inline __attribute__((always_inline)) void h_row(const void *src, int s16, int32_t shift, int32_t ch,
+                                                        const ic_rs_axis *h, int32_t x0, int32_t x1, int16_t *dst) {
+    const int32_t round = 1 << (shift - 1);
     for (int32_t x = x0; x < x1; x++) {
         const int16_t *w = h->w + (size_t)x * (size_t)h->n;
-        const uint8_t *p = src + (size_t)h->start[x] * (size_t)ch;
+        const size_t first = (size_t)h->start[x] * (size_t)ch;
+        const uint8_t *p8 = (const uint8_t *)src + first;
+        const int16_t *p16 = (const int16_t *)src + first;
         const int32_t count = h->count[x];
         for (int32_t c = 0; c < ch; c++) {
             int32_t acc = 0;
-            for (int32_t t = 0; t < count; t++) acc += w[t] * (int32_t)p[t * ch + c];
-            dst[x * ch + c] = sat16((acc + round) >> IC_RS_SHIFT_U8);
+            for (int32_t t = 0; t < count; t++) acc += w[t] * (int32_t)(s16 ? p16[t * ch + c] : p8[t * ch + c]);
+            dst[x * ch + c] = sat16((acc + round) >> shift);
         }
     }
 }
 
+void ic_resize_h_u8_row_c(const uint8_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
+                          int32_t x1, int16_t *dst) {
+    h_row(src, 0, IC_RS_SHIFT_U8, ch, h, x0, x1, dst);
+}
+
 void ic_resize_h_s16_row_c(const int16_t *src, int32_t ch, const ic_rs_axis *h, int32_t x0,
                            int32_t x1, int16_t *dst) {
-    const int32_t round = 1 << (IC_RS_SHIFT_P7 - 1);
-    for (int32_t x = x0; x < x1; x++) {
-        const int16_t *w = h->w + (size_t)x * (size_t)h->n;
-        const int16_t *p = src + (size_t)h->start[x] * (size_t)ch;
-        const int32_t count = h->count[x];
-        for (int32_t c = 0; c < ch; c++) {
-            int32_t acc = 0;
-            for (int32_t t = 0; t < count; t++) acc += w[t] * (int32_t)p[t * ch + c];
-            dst[x * ch + c] = sat16((acc + round) >> IC_RS_SHIFT_P7);
-        }
-    }
+    h_row(src, 1, IC_RS_SHIFT_P7, ch, h, x0, x1, dst);
 }
 
 /* P7 = round(c * a * 128 / 255) for the colour channels, a * 128 for alpha. With t = c * a:

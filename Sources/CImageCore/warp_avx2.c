@@ -620,10 +620,6 @@ IC_TARGET_AVX2 static inline void transpose_weights(const __m256 w[4], float out
     _mm_storeu_ps(out[7], _mm256_extractf128_ps(a3, 1));
 }
 
-static inline int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 static inline uint8_t round_f(float v) {
     if (!(v > 0)) return 0;
     if (v >= 255) return 255;
@@ -636,9 +632,9 @@ static void bicubic_edge_pixel(const ic_warp_plane *p, int32_t x0, int32_t y0, c
     for (int32_t c = 0; c < ch; c++) {
         float acc = 0;
         for (int j = 0; j < 4; j++) {
-            const uint8_t *r = p->src + (size_t)clampi(y0 - 1 + j, 0, p->sh - 1) * p->src_stride + c;
+            const uint8_t *r = p->src + (size_t)ic__warp_clamp(y0 - 1 + j, 0, p->sh - 1) * p->src_stride + c;
             float h = 0;
-            for (int i = 0; i < 4; i++) h += wx[i] * r[clampi(x0 - 1 + i, 0, p->sw - 1) * ch];
+            for (int i = 0; i < 4; i++) h += wx[i] * r[ic__warp_clamp(x0 - 1 + i, 0, p->sw - 1) * ch];
             acc += wy[j] * h;
         }
         out[c] = round_f(acc);

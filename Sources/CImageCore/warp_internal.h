@@ -123,4 +123,9 @@ static inline void ic__catmull_rom(double t, double w[4]) {
     w[3] = 0.5 * t3 - 0.5 * t2;
 }
 
+/* v clamped to [lo, hi]: the edge taps of both kernels' sets. */
+static inline int32_t ic__warp_clamp(int32_t v, int32_t lo, int32_t hi) {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
 #endif

@@ -5,25 +5,28 @@
 #include <math.h>
 #include <string.h>
 
-static inline int32_t clampi(int32_t v, int32_t lo, int32_t hi) {
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 static inline uint8_t round_u8(double v) {
     if (!(v > 0)) return 0;
     if (v >= 255) return 255;
     return (uint8_t)(v + 0.5);
 }
 
-/* Source position of pixel k of a span, or 0 when it is outside (fill). */
-static inline int span_point(const ic_warp_plane *p, const ic_warp_span *s, int32_t k,
-                             double *sx, double *sy) {
+/* Pixel k of a span: its source point minus the half-pixel centre, as the integer tap
+ * (x0, y0) at or left of / above it and the fractions (fx, fy); or, when the point is
+ * outside the source, the fill written to dst and 0. */
+static inline int span_tap(const ic_warp_plane *p, const ic_warp_span *s, int32_t k, uint8_t *dst,
+                           int32_t *x0, int32_t *y0, double *fx, double *fy) {
     double w = s->w + k * s->dw;
-    if (!(w > 0)) return 0;
-    double x = (s->u + k * s->du) / w, y = (s->v + k * s->dv) / w;
-    if (!(x >= 0 && x <= p->sw && y >= 0 && y <= p->sh)) return 0;
-    *sx = x;
-    *sy = y;
+    double x = w > 0 ? (s->u + k * s->du) / w : -1, y = w > 0 ? (s->v + k * s->dv) / w : -1;
+    if (!(w > 0 && x >= 0 && x <= p->sw && y >= 0 && y <= p->sh)) {
+        memcpy(dst, p->fill, (size_t)p->channels);
+        return 0;
+    }
+    const double X = x - 0.5, Y = y - 0.5, fx0 = floor(X), fy0 = floor(Y);
+    *x0 = (int32_t)fx0;
+    *y0 = (int32_t)fy0;
+    *fx = X - fx0;
+    *fy = Y - fy0;
     return 1;
 }
 
@@ -31,17 +34,11 @@ void ic_warp_bilinear_row_c(const ic_warp_plane *p, const ic_warp_span *s, uint8
                             int32_t n) {
     const int32_t ch = p->channels;
     for (int32_t k = 0; k < n; k++, dst += ch) {
-        double sx, sy;
-        if (!span_point(p, s, k, &sx, &sy)) {
-            memcpy(dst, p->fill, (size_t)ch);
-            continue;
-        }
-        double X = sx - 0.5, Y = sy - 0.5;
-        double fx0 = floor(X), fy0 = floor(Y);
-        double fx = X - fx0, fy = Y - fy0;
-        int32_t x0 = (int32_t)fx0, y0 = (int32_t)fy0;
-        int32_t xa = clampi(x0, 0, p->sw - 1), xb = clampi(x0 + 1, 0, p->sw - 1);
-        int32_t ya = clampi(y0, 0, p->sh - 1), yb = clampi(y0 + 1, 0, p->sh - 1);
+        int32_t x0, y0;
+        double fx, fy;
+        if (!span_tap(p, s, k, dst, &x0, &y0, &fx, &fy)) continue;
+        int32_t xa = ic__warp_clamp(x0, 0, p->sw - 1), xb = ic__warp_clamp(x0 + 1, 0, p->sw - 1);
+        int32_t ya = ic__warp_clamp(y0, 0, p->sh - 1), yb = ic__warp_clamp(y0 + 1, 0, p->sh - 1);
         const uint8_t *ra = p->src + (size_t)ya * p->src_stride;
         const uint8_t *rb = p->src + (size_t)yb * p->src_stride;
         for (int32_t c = 0; c < ch; c++) {
@@ -56,22 +53,16 @@ void ic_warp_bicubic_row_c(const ic_warp_plane *p, const ic_warp_span *s, uint8_
                            int32_t n) {
     const int32_t ch = p->channels;
     for (int32_t k = 0; k < n; k++, dst += ch) {
-        double sx, sy;
-        if (!span_point(p, s, k, &sx, &sy)) {
-            memcpy(dst, p->fill, (size_t)ch);
-            continue;
-        }
-        double X = sx - 0.5, Y = sy - 0.5;
-        double fx0 = floor(X), fy0 = floor(Y);
-        double wx[4], wy[4];
-        ic__catmull_rom(X - fx0, wx);
-        ic__catmull_rom(Y - fy0, wy);
-        int32_t x0 = (int32_t)fx0, y0 = (int32_t)fy0;
+        int32_t x0, y0;
+        double fx, fy, wx[4], wy[4];
+        if (!span_tap(p, s, k, dst, &x0, &y0, &fx, &fy)) continue;
+        ic__catmull_rom(fx, wx);
+        ic__catmull_rom(fy, wy);
         int32_t xs[4];
         const uint8_t *rows[4];
         for (int i = 0; i < 4; i++) {
-            xs[i] = clampi(x0 - 1 + i, 0, p->sw - 1) * ch;
-            rows[i] = p->src + (size_t)clampi(y0 - 1 + i, 0, p->sh - 1) * p->src_stride;
+            xs[i] = ic__warp_clamp(x0 - 1 + i, 0, p->sw - 1) * ch;
+            rows[i] = p->src + (size_t)ic__warp_clamp(y0 - 1 + i, 0, p->sh - 1) * p->src_stride;
         }
         for (int32_t c = 0; c < ch; c++) {
             double acc = 0;

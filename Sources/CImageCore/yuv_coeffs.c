@@ -31,14 +31,20 @@ static void quantize3(const double k[3], long sum, int16_t out[3]) {
     for (int i = 0; i < 3; i++) out[i] = (int16_t)q[i];
 }
 
-int ic__rgb2yuv_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_rgb2yuv_coeffs *c) {
-    if ((m != IC_YUV_BT601 && m != IC_YUV_BT709) ||
-        (r != IC_YUV_RANGE_FULL && r != IC_YUV_RANGE_VIDEO))
+/* The matrix's Kr, Kg, Kb and whether the range is video; 0 for a bad matrix or range. */
+static int matrix_of(ic_yuv_matrix m, ic_yuv_range r, double *kr, double *kg, double *kb, int *video) {
+    if ((m != IC_YUV_BT601 && m != IC_YUV_BT709) || (r != IC_YUV_RANGE_FULL && r != IC_YUV_RANGE_VIDEO))
         return 0;
-    double kr, kb;
-    weights(m, &kr, &kb);
-    const double kg = 1.0 - kr - kb;
-    const int video = r == IC_YUV_RANGE_VIDEO;
+    weights(m, kr, kb);
+    *kg = 1.0 - *kr - *kb;
+    *video = r == IC_YUV_RANGE_VIDEO;
+    return 1;
+}
+
+int ic__rgb2yuv_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_rgb2yuv_coeffs *c) {
+    double kr, kg, kb;
+    int video;
+    if (!matrix_of(m, r, &kr, &kg, &kb, &video)) return 0;
     const double sy = video ? 219.0 / 255.0 : 1.0, sc = video ? 224.0 / 255.0 : 1.0;
     const double q = 32768.0;
     int16_t t[3];
@@ -60,13 +66,9 @@ int ic__rgb2yuv_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_rgb2yuv_coeffs *c) {
 }
 
 int ic__yuv2rgb_coeffs(ic_yuv_matrix m, ic_yuv_range r, ic_yuv2rgb_coeffs *c) {
-    if ((m != IC_YUV_BT601 && m != IC_YUV_BT709) ||
-        (r != IC_YUV_RANGE_FULL && r != IC_YUV_RANGE_VIDEO))
-        return 0;
-    double kr, kb;
-    weights(m, &kr, &kb);
-    const double kg = 1.0 - kr - kb;
-    const int video = r == IC_YUV_RANGE_VIDEO;
+    double kr, kg, kb;
+    int video;
+    if (!matrix_of(m, r, &kr, &kg, &kb, &video)) return 0;
     const double sy = video ? 255.0 / 219.0 : 1.0, sc = video ? 255.0 / 224.0 : 1.0;
     /* ty = ((Y - yoff) << 7) * ky >> 15 = (Y - yoff) * ky / 256, in 1/64 units. */
     c->yoff = (int16_t)(video ? 16 : 0);
