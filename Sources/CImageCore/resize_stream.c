@@ -19,6 +19,7 @@
  * value (the 32-bit product of box_rows_u8 never wraps: sum * m <= 255 * 2^24 + 255 * rows
  * < 2^32). The other cases (straight alpha, > 257 rows) are the one-shot's own sequence. */
 #include "resize_internal.h"
+#include "planar.h"
 
 #include <string.h>
 
@@ -165,12 +166,10 @@ ic_status ic_resize_stream_push_rows(ic_resize_stream *stream, const void *rows,
     if (dst->format != p->format || dst->width != p->dst_width || dst->height != p->dst_height)
         return IC_ERR_INVALID_ARGUMENT;
     /* The rows, as a byte range, must not overlap the destination plane. */
-    if (count > 1 && stride > (SIZE_MAX - row_bytes) / (size_t)(count - 1)) return IC_ERR_INVALID_ARGUMENT;
-    const size_t src_extent = (count > 1 ? stride * (size_t)(count - 1) : 0) + row_bytes;
-    const size_t dst_extent = dst->planes[0].stride * (size_t)(dst->height - 1) +
-                              (size_t)dst->width * (size_t)g->ch;
-    const uintptr_t a = (uintptr_t)rows, b = (uintptr_t)dst->planes[0].data;
-    if (a < b + dst_extent && b < a + src_extent) return IC_ERR_INVALID_ARGUMENT;
+    uint64_t src_extent;
+    if (!ic__region_extent(stride, row_bytes, count, &src_extent)) return IC_ERR_INVALID_ARGUMENT;
+    if (ic__regions_overlap(rows, src_extent, dst->planes[0].data, ic__plane_extent(dst, 0)))
+        return IC_ERR_INVALID_ARGUMENT;
     if (__atomic_exchange_n(&stream->busy, 1, __ATOMIC_ACQUIRE)) return IC_ERR_INVALID_ARGUMENT;
     if (count > p->src_height - stream->pushed) { /* too many rows, or the stream is complete */
         __atomic_store_n(&stream->busy, 0, __ATOMIC_RELEASE);

@@ -16,6 +16,9 @@
  *   bounded and documented at the function.
  * - Strides are in bytes and may be padded; kernels honour them and never touch the
  *   padding bytes beyond a row's pixels.
+ * - Every function that takes an ::ic_image checks it with ::ic_image_validate first; the
+ *   `@return` lists below call a descriptor it refuses "an invalid descriptor", which means
+ *   IC_ERR_INVALID_ARGUMENT, or IC_ERR_TOO_LARGE for sizes or extents beyond the limits.
  * - Thread safety: functions are re-entrant. The thread count and CPU mask are process-wide
  *   settings read atomically at the start of each call.
  */
@@ -57,18 +60,27 @@ typedef enum ic_status {
     IC_ERR_INTERNAL = -9              /**< A bug: an internal invariant failed. Please report. */
 } ic_status;
 
-/** A static, human-readable English name for a status ("ok", "invalid argument", ...).
- *  Unknown values give "unknown status". Never returns NULL. */
+/**
+ * A static, human-readable English name for a status ("ok", "invalid argument", ...).
+ * @param status any value; unknown values give "unknown status".
+ * @return a static string, never NULL.
+ */
 IC_API const char *ic_status_string(ic_status status);
 
 /* ------------------------------------------------------------------------- */
 /** @name Version                                                                */
 /* ------------------------------------------------------------------------- */
 
-/** Library version as `major * 10000 + minor * 100 + patch`. */
+/**
+ * The library version as a number.
+ * @return `major * 10000 + minor * 100 + patch`.
+ */
 IC_API uint32_t ic_version(void);
 
-/** Library version as a static string, e.g. "0.1.0". */
+/**
+ * The library version as a static string, e.g. "0.1.0".
+ * @return a static string, never NULL.
+ */
 IC_API const char *ic_version_string(void);
 
 /* ------------------------------------------------------------------------- */
@@ -126,13 +138,24 @@ typedef struct ic_rect {
     int32_t height;
 } ic_rect;
 
-/** Number of planes of a format (1, 2 or 3), or 0 for an unknown format. */
+/**
+ * The number of planes of a format.
+ * @param format any value.
+ * @return 1, 2 or 3; 0 for an unknown format.
+ */
 IC_API int32_t ic_format_plane_count(ic_format format);
 
 /**
  * The geometry of one plane of a `width` x `height` image: the bytes one row of pixels
  * occupies (the smallest legal stride) and the number of rows.
- * @return IC_ERR_INVALID_ARGUMENT for a bad format, plane index or a size < 1;
+ * @param format     a pixel format.
+ * @param width      image width, 1 to ::IC_MAX_DIMENSION.
+ * @param height     image height, 1 to ::IC_MAX_DIMENSION.
+ * @param plane      0 to ic_format_plane_count(format) - 1.
+ * @param row_bytes  receives the row bytes of that plane (may be NULL).
+ * @param rows       receives its number of rows (may be NULL).
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a bad format, plane index or a size < 1;
  *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION.
  */
 IC_API ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t height, int32_t plane,
@@ -142,13 +165,21 @@ IC_API ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t heig
  * Total bytes of a buffer holding all planes of an image, each stride rounded up to
  * `alignment` and each plane starting on an `alignment` boundary: the size
  * ::ic_layout_compute reports as `total_size`.
- * @param alignment a power of two from 1 to 4096; 0 means the default of 64.
+ * @param format      a pixel format.
+ * @param width       1 to ::IC_MAX_DIMENSION.
+ * @param height      1 to ::IC_MAX_DIMENSION.
+ * @param alignment   a power of two from 1 to 4096; 0 means the default of 64.
+ * @param total_size  receives the byte count.
+ * @return IC_OK, or the statuses of ::ic_layout_compute.
  */
 IC_API ic_status ic_image_size(ic_format format, int32_t width, int32_t height, size_t alignment,
                         size_t *total_size);
 
-/** Largest buffer, in bytes, that ::ic_layout_compute accepts: 4 GiB. Above it,
- *  IC_ERR_TOO_LARGE (a 65500 x 65500 RGBA8 request is refused, never wrapped). */
+/**
+ * The largest buffer, in bytes, that ::ic_layout_compute accepts: 4 GiB. Above it,
+ * IC_ERR_TOO_LARGE (a 65500 x 65500 RGBA8 request is refused, never wrapped).
+ * @return 4294967296.
+ */
 IC_API uint64_t ic_max_image_bytes(void);
 
 /** Where each plane of an image lives inside one allocation. */
@@ -165,18 +196,33 @@ typedef struct ic_layout {
 
 /**
  * Computes the layout of a `width` x `height` image of `format` in one allocation whose
- * strides and plane starts are multiples of `alignment` (0 = 64). All arithmetic is
- * overflow-checked.
- * @return IC_ERR_INVALID_ARGUMENT (bad format, size < 1, alignment not a power of two or
- *         > 4096, null `out`), IC_ERR_TOO_LARGE (dimension > ::IC_MAX_DIMENSION or total
- *         > ::ic_max_image_bytes).
+ * strides and plane starts are multiples of `alignment`. All arithmetic is overflow-checked.
+ * @param format     a pixel format.
+ * @param width      1 to ::IC_MAX_DIMENSION.
+ * @param height     1 to ::IC_MAX_DIMENSION.
+ * @param alignment  a power of two from 1 to 4096; 0 means 64.
+ * @param out        receives the layout.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a bad format, a size < 1, an alignment that is not a
+ *         power of two or is > 4096, or a null `out`;
+ *         IC_ERR_TOO_LARGE for a dimension > ::IC_MAX_DIMENSION or a total above
+ *         ::ic_max_image_bytes.
  */
 IC_API ic_status ic_layout_compute(ic_format format, int32_t width, int32_t height, size_t alignment,
                             ic_layout *out);
 
 /**
- * Fills `image` to describe the layout `layout` placed at `base` (which must hold
- * `layout->total_size` bytes). `alpha` is stored as given.
+ * Fills `image` to describe the layout `layout` placed at `base`.
+ * @param image   receives the descriptor.
+ * @param format  the format the layout was computed for.
+ * @param alpha   stored as given (see ::ic_alpha).
+ * @param width   the width the layout was computed for.
+ * @param height  the height the layout was computed for.
+ * @param base    the allocation, at least `layout->total_size` bytes (the caller's contract).
+ * @param layout  from ::ic_layout_compute for the same format and size.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null argument or a layout computed for another image,
+ *         or the statuses of ::ic_layout_compute for the format and size.
  */
 IC_API ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha, int32_t width,
                         int32_t height, uint8_t *base, const ic_layout *layout);
@@ -186,7 +232,12 @@ IC_API ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha
  * every used plane non-null with stride >= its row bytes; the extent of every plane
  * (stride * (rows - 1) + row bytes) representable. It cannot know how large the caller's
  * memory is: that is the caller's contract.
- * @return IC_OK or the first problem found (IC_ERR_INVALID_ARGUMENT / IC_ERR_TOO_LARGE).
+ * @param image  the descriptor.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null `image`, a bad format or alpha mode, a size < 1,
+ *         a null plane or a short stride;
+ *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION or a plane extent that does not fit
+ *         the address space.
  */
 IC_API ic_status ic_image_validate(const ic_image *image);
 
@@ -214,25 +265,54 @@ IC_API ic_status ic_image_crop(const ic_image *image, const ic_rect *rect, ic_im
 /**
  * Copies `rows` rows of `row_bytes` bytes from `src` to `dst`, honouring both strides;
  * bytes between `row_bytes` and the stride are neither read nor written. Runs in parallel
- * bands at memory speed. The regions must not overlap.
+ * bands at memory speed.
+ * @param src         first source row.
+ * @param src_stride  bytes between source rows (>= row_bytes when rows > 1).
+ * @param dst         first destination row.
+ * @param dst_stride  bytes between destination rows (>= row_bytes when rows > 1).
+ * @param row_bytes   bytes to copy per row; 0 copies nothing.
+ * @param rows        rows to copy, >= 0; 0 copies nothing.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for rows < 0, a null pointer, a short stride, a region that
+ *         does not fit the address space, or source and destination regions that overlap.
  */
 IC_API ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                         size_t row_bytes, int32_t rows);
 
 /**
- * Fills `rows` rows of `row_bytes` bytes with a repeating pattern of `pattern_size` bytes
- * (1 to 16; e.g. one RGBA pixel). `row_bytes` must be a multiple of `pattern_size`.
+ * Fills `rows` rows of `row_bytes` bytes with a repeating pattern (e.g. one RGBA pixel).
+ * @param dst           first row.
+ * @param stride        bytes between rows (>= row_bytes when rows > 1).
+ * @param row_bytes     bytes to fill per row, a multiple of `pattern_size`.
+ * @param rows          rows to fill, >= 0.
+ * @param pattern       the pattern's bytes.
+ * @param pattern_size  1 to 16.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for rows < 0, a null pointer, a pattern size outside 1..16,
+ *         row bytes not a multiple of it, a short stride or a region that does not fit the
+ *         address space.
  */
 IC_API ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t rows,
                         const uint8_t *pattern, size_t pattern_size);
 
-/** Copies every plane of `src` into `dst`, which must have the same format and size
- *  (the alpha mode is not checked or changed). */
+/**
+ * Copies every plane of `src` into `dst` (the alpha mode is not checked or changed).
+ * @param src  a valid image.
+ * @param dst  a valid image of the same format and size, sharing no byte with `src`.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for another format or size, overlapping planes, or an
+ *         invalid descriptor (IC_ERR_TOO_LARGE as ::ic_image_validate).
+ */
 IC_API ic_status ic_image_copy(const ic_image *src, ic_image *dst);
 
 /**
- * Fills an image with one colour given as up to 4 channel values in the format's channel
- * order: GRAY8 {g}, RGB8 {r,g,b}, RGBA8 {r,g,b,a}, I420/NV12 {y,u,v}.
+ * Fills an image with one colour.
+ * @param image  a valid image.
+ * @param value  up to 4 channel values in the format's order: GRAY8 {g}, RGB8 {r,g,b},
+ *               RGBA8 {r,g,b,a}, I420/NV12 {y,u,v}.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null `value` or an invalid descriptor
+ *         (IC_ERR_TOO_LARGE as ::ic_image_validate).
  */
 IC_API ic_status ic_image_fill(ic_image *image, const uint8_t value[4]);
 
@@ -244,29 +324,39 @@ IC_API ic_status ic_image_fill(ic_image *image, const uint8_t value[4]);
 typedef void (*ic_range_fn)(void *context, int64_t begin, int64_t end);
 
 /**
- * Calls `fn` over [0, count) split into chunks of at least `grain` indices (grain < 1
- * means 1), in parallel on up to ::ic_get_num_threads threads; returns when all chunks are
- * done. Every index is visited exactly once. Chunks are handed out dynamically, so a busy
- * core does not hold the others up. Called from inside another parallel region it runs
- * serially on the calling thread.
+ * Calls `fn` over [0, count) split into chunks, in parallel on up to ::ic_get_num_threads
+ * threads; returns when all chunks are done. Every index is visited exactly once. Chunks
+ * are handed out dynamically, so a busy core does not hold the others up. Called from
+ * inside another parallel region it runs serially on the calling thread.
  *
  * Backends: OpenMP pragmas when compiled with -fopenmp (the CMake build); the OpenMP
  * runtime's GOMP entry points when built with IC_OMP_RUNTIME (the SwiftPM build on Linux);
  * libdispatch on Apple platforms; serial elsewhere.
+ * @param count    indices to visit, >= 0 (0: `fn` is not called).
+ * @param grain    smallest chunk; < 1 means 1.
+ * @param fn       the work function, called with [begin, end) ranges.
+ * @param context  passed to `fn` unchanged.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null `fn` or count < 0.
  */
 IC_API ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, void *context);
 
 /**
- * Sets the number of threads kernels use. `n` >= 1 sets it; `n` <= 0 restores the
- * default: the `IC_NUM_THREADS` environment variable if it holds a positive integer, else
- * the number of online CPUs.
+ * Sets the number of threads kernels use (process-wide).
+ * @param n  >= 1 sets it; <= 0 restores the default: the `IC_NUM_THREADS` environment
+ *           variable if it holds a positive integer, else the number of online CPUs.
  */
 IC_API void ic_set_num_threads(int32_t n);
 
-/** The number of threads kernels will use. */
+/**
+ * The number of threads kernels will use.
+ * @return >= 1.
+ */
 IC_API int32_t ic_get_num_threads(void);
 
-/** The compiled-in parallel backend: "openmp", "omp-runtime", "dispatch" or "serial". */
+/**
+ * The compiled-in parallel backend.
+ * @return "openmp", "omp-runtime", "dispatch" or "serial" (static).
+ */
 IC_API const char *ic_parallel_backend(void);
 
 /* ------------------------------------------------------------------------- */
@@ -282,20 +372,31 @@ typedef enum ic_cpu_feature {
     IC_CPU_NEON = 1 << 8
 } ic_cpu_feature;
 
-/** Features the CPU has (detected once). */
+/**
+ * The instruction-set extensions the CPU has (detected once).
+ * @return a mask of ::ic_cpu_feature bits.
+ */
 IC_API uint32_t ic_cpu_features_detected(void);
 
-/** Features kernels may use: detected & mask. */
+/**
+ * The features kernels may use: detected & mask (::ic_set_cpu_mask).
+ * @return a mask of ::ic_cpu_feature bits.
+ */
 IC_API uint32_t ic_cpu_features(void);
 
 /**
  * Restricts the features kernels may use (tests pass 0 to force the scalar reference
  * paths). The initial mask is all ones, or the value of the `IC_CPU_MASK` environment
- * variable (decimal or 0x-hex) if set. Returns the previous mask.
+ * variable (decimal or 0x-hex) if set.
+ * @param mask  a mask of ::ic_cpu_feature bits.
+ * @return the previous mask.
  */
 IC_API uint32_t ic_set_cpu_mask(uint32_t mask);
 
-/** The current feature mask (see ::ic_set_cpu_mask). */
+/**
+ * The current feature mask (see ::ic_set_cpu_mask).
+ * @return a mask of ::ic_cpu_feature bits.
+ */
 IC_API uint32_t ic_get_cpu_mask(void);
 
 #ifdef __cplusplus

@@ -21,10 +21,12 @@ extern "C" {
  * | GRAY8 → RGB8 / RGBA8 | (g, g, g[, 255]) |
  * | RGB8 → RGBA8 | (r, g, b, 255) |
  * | RGBA8 → RGB8 | (r, g, b): alpha dropped (premultiplied colour as stored) |
- * | RGB8 / RGBA8 → GRAY8 | full-range BT.601 luma (19595 R + 38470 G + 7471 B + 32768) >> 16, within 1 LSB of 0.299 R + 0.587 G + 0.114 B; alpha ignored |
+ * | RGB8 / RGBA8 → GRAY8 | the library's luma, BT.601 full range: (9798 R + 19235 G + 3735 B + 16384) >> 15, within 0.503 of 0.299 R + 0.587 G + 0.114 B and equal to the Y of ::ic_rgb_to_yuv (BT.601, full range); alpha ignored |
  * | same format | a copy |
  *
  * Rows in parallel bands; strides honoured, padding untouched; no memory allocated.
+ * @param src  a valid GRAY8, RGB8 or RGBA8 image.
+ * @param dst  a valid GRAY8, RGB8 or RGBA8 image of the same size, sharing no byte with `src`.
  * @return IC_ERR_INVALID_ARGUMENT for a bad descriptor, a size mismatch or overlapping
  *         images; IC_ERR_UNSUPPORTED for another format.
  */

@@ -74,6 +74,10 @@ typedef struct ic_page_detection {
 
 /**
  * Bytes of scratch memory ::ic_detect_page needs for a `width` x `height` image.
+ * @param width    image width, >= 1.
+ * @param height   image height, >= 1.
+ * @param options  NULL = defaults.
+ * @param bytes    receives the scratch size.
  * @return IC_ERR_INVALID_ARGUMENT for sizes < 1, bad options or a null `bytes`;
  *         IC_ERR_TOO_LARGE above ::IC_MAX_DIMENSION.
  */
@@ -83,6 +87,11 @@ IC_API ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_
 /**
  * Finds the page in `image` (GRAY8, RGB8, RGBA8, I420 or NV12). `options` may be NULL.
  * `scratch` must hold ::ic_detect_scratch_size bytes (any alignment).
+ * @param image         a valid GRAY8, RGB8, RGBA8, I420 or NV12 image.
+ * @param options       NULL = defaults.
+ * @param scratch       at least ::ic_detect_scratch_size bytes (any alignment).
+ * @param scratch_size  its size.
+ * @param out           receives the detection.
  * @return IC_OK with `out->found` 0 or 1; IC_ERR_INVALID_ARGUMENT for bad descriptors,
  *         options or pointers; IC_ERR_BUFFER_TOO_SMALL when `scratch_size` is too small.
  */

@@ -61,6 +61,10 @@ typedef struct ic_enhance_options {
 
 /**
  * Bytes of scratch ::ic_enhance_page needs for a `width` x `height` image.
+ * @param width    image width, >= 1.
+ * @param height   image height, >= 1.
+ * @param options  NULL = defaults.
+ * @param bytes    receives the scratch size.
  * @return IC_ERR_INVALID_ARGUMENT for sizes < 1, bad options or a null `bytes`;
  *         IC_ERR_TOO_LARGE above ::IC_MAX_DIMENSION.
  */
@@ -70,6 +74,10 @@ IC_API ic_status ic_enhance_scratch_size(int32_t width, int32_t height, const ic
 /**
  * Enhances `image` (GRAY8, RGBA8, NV12 or I420) in place. `options` may be NULL (colour).
  * `scratch` must hold ::ic_enhance_scratch_size bytes (any alignment).
+ * @param image         a valid GRAY8, RGBA8, NV12 or I420 image, enhanced in place.
+ * @param options       NULL = colour with the defaults.
+ * @param scratch       at least ::ic_enhance_scratch_size bytes.
+ * @param scratch_size  its size.
  * @return IC_ERR_INVALID_ARGUMENT for bad descriptors, options or pointers;
  *         IC_ERR_UNSUPPORTED for RGB8; IC_ERR_BUFFER_TOO_SMALL for too little scratch.
  */

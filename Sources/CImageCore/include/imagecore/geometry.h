@@ -42,13 +42,19 @@ typedef struct ic_homography {
     double m[9];
 } ic_homography;
 
-/** The identity transform. */
+/**
+ * The identity transform.
+ * @return the identity matrix.
+ */
 IC_API ic_homography ic_homography_identity(void);
 
 /**
  * The homography that maps `from[i]` onto `to[i]` for i = 0..3, solved in double precision
  * (Hartley normalisation of both point sets, then the 8x9 DLT system by Gaussian
  * elimination with full pivoting, plus one step of iterative refinement).
+ * @param from  four source points.
+ * @param to    the four points they map to.
+ * @param out   receives the homography.
  * @return IC_ERR_INVALID_ARGUMENT for null pointers, non-finite coordinates, or point sets
  *         with no unique solution (coincident points, three collinear points in one set but
  *         not in the other, ...).
@@ -56,20 +62,34 @@ IC_API ic_homography ic_homography_identity(void);
 IC_API ic_status ic_homography_from_points(const ic_point from[4], const ic_point to[4],
                                     ic_homography *out);
 
-/** `out` = the inverse transform of `h` (`out` may alias `h`).
+/**
+ * `out` = the inverse transform of `h` (`out` may alias `h`).
+ * @param h    the homography.
+ * @param out  receives its inverse (may be `h`).
  *  @return IC_ERR_INVALID_ARGUMENT if `h` is not finite, singular, or so ill-conditioned
  *          (Frobenius condition number |H| |H^-1| >= 1e15) that the inverse would have no
- *          correct digits. */
+ *          correct digits.
+ */
 IC_API ic_status ic_homography_invert(const ic_homography *h, ic_homography *out);
 
-/** `out` = `a` after `b`: the transform that applies `b` first, then `a` (the matrix
+/**
+ * `out` = `a` after `b`: the transform that applies `b` first, then `a` (the matrix
  *  product a * b, rescaled). `out` may alias either input.
- *  @return IC_ERR_INVALID_ARGUMENT for null pointers or non-finite results. */
+ * @param a    applied second.
+ * @param b    applied first.
+ * @param out  receives a * b (may alias `a` or `b`).
+ *  @return IC_ERR_INVALID_ARGUMENT for null pointers or non-finite results.
+ */
 IC_API ic_status ic_homography_multiply(const ic_homography *a, const ic_homography *b,
                                  ic_homography *out);
 
-/** Maps one point. @return IC_ERR_INVALID_ARGUMENT when the point maps to infinity
- *  (w' == 0) or the result is not finite; `*out` is then (NaN, NaN). */
+/**
+ * Maps one point. @return IC_ERR_INVALID_ARGUMENT when the point maps to infinity
+ *  (w' == 0) or the result is not finite; `*out` is then (NaN, NaN).
+ * @param h    the homography.
+ * @param p    the point.
+ * @param out  receives H p.
+ */
 IC_API ic_status ic_homography_map(const ic_homography *h, ic_point p, ic_point *out);
 
 /* ------------------------------------------------------------------------- */
@@ -99,19 +119,29 @@ typedef enum ic_quad_problem {
  * - simple (opposite sides do not cross) and convex. Both windings are accepted.
  * @param width, height the source image size, or 0, 0 for the absolute bound only.
  * @param problem receives the reason (IC_QUAD_VALID on success); may be NULL.
+ * @param quad     the corners.
+ * @param width    width of the image the quad is in, >= 1.
+ * @param height   its height, >= 1.
+ * @param problem  receives why the quad is refused (or ::IC_QUAD_VALID); may be NULL.
  * @return IC_OK for a valid quad, IC_ERR_INVALID_ARGUMENT otherwise (and for a null
  *         `quad` or negative sizes, with `*problem` = IC_QUAD_NOT_FINITE).
  */
 IC_API ic_status ic_quad_validate(const ic_quad *quad, int32_t width, int32_t height,
                            ic_quad_problem *problem);
 
-/** A static English name for a problem ("not convex", ...); never NULL. */
+/**
+ * A static English name for a problem ("not convex", ...); never NULL.
+ * @param problem  any value.
+ * @return a static English description, never NULL ("unknown quad problem" for other values).
+ */
 IC_API const char *ic_quad_problem_string(ic_quad_problem problem);
 
 /**
  * Orders four points as a quad: clockwise on screen (y down), starting with the corner
  * nearest the top-left of their bounding box (smallest x + y). Useful for corners that come
  * in no particular order (user input). `out` may alias `points`.
+ * @param points  four points in any order.
+ * @param out     receives the ordered quad.
  * @return IC_ERR_INVALID_ARGUMENT for null pointers or non-finite coordinates.
  */
 IC_API ic_status ic_quad_order(const ic_point points[4], ic_quad *out);
@@ -127,6 +157,10 @@ IC_API ic_status ic_quad_order(const ic_point points[4], ic_quad *out);
  * is `width` x `height` for orientations 1-4 and `height` x `width` for 5-8. In continuous
  * coordinates, e.g. orientation 6 (display needs a 90-degree clockwise turn): displayed
  * (x, y) shows stored (y, height - x). Pixel centres map onto pixel centres exactly.
+ * @param orientation  1..8.
+ * @param width        stored width, >= 1.
+ * @param height       stored height, >= 1.
+ * @param out          receives the map from displayed to stored coordinates.
  * @return IC_ERR_INVALID_ARGUMENT for an orientation outside 1..8 or sizes < 1.
  */
 IC_API ic_status ic_orientation_homography(int32_t orientation, int32_t width, int32_t height,
@@ -169,6 +203,10 @@ typedef struct ic_size_request {
  * sides 0-3 and 1-2), and the request turns it into pixels (each side rounded to nearest,
  * at least 1). Paper at a DPI: side = round(mm / 25.4 * dpi), e.g. A4 at 300 dpi is
  * 2480 x 3508.
+ * @param quad     the page corners.
+ * @param request  how the size is chosen.
+ * @param width    receives the width.
+ * @param height   receives the height.
  * @return IC_ERR_INVALID_ARGUMENT for a null or non-finite quad, or a bad request;
  *         IC_ERR_TOO_LARGE when a side would exceed ::IC_MAX_DIMENSION.
  */

@@ -87,6 +87,9 @@ typedef struct ic_jpeg_info {
  * The EXIF orientation and ICC presence come from a bounds-checked walk of the marker
  * segments; the TIFF structure inside APP1 is parsed in both byte orders and bad offsets
  * or counts simply mean "no orientation".
+ * @param data  the JPEG file's bytes (NULL only with size 0).
+ * @param size  their count.
+ * @param out   receives the header's fields.
  * @return IC_ERR_CORRUPT_DATA for empty (size 0), non-JPEG or unreadable headers;
  *         IC_ERR_UNSUPPORTED for valid files libjpeg-turbo cannot decode (e.g. 12-bit);
  *         IC_ERR_INVALID_ARGUMENT for a null `out`, or null `data` with size > 0.
@@ -101,7 +104,13 @@ typedef struct ic_jpeg_header {
     ic_jpeg_subsampling subsampling;
 } ic_jpeg_header;
 
-/** ::ic_jpeg_probe reduced to ::ic_jpeg_header. Same errors. */
+/**
+ * ::ic_jpeg_probe reduced to ::ic_jpeg_header. Same errors.
+ * @param data  the JPEG file's bytes (NULL only with size 0).
+ * @param size  their count.
+ * @param out   receives width, height, colour space and subsampling.
+ * @return as ::ic_jpeg_probe.
+ */
 IC_API ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
 
 /**
@@ -109,6 +118,8 @@ IC_API ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_h
  * TIFF structure) or a bare TIFF structure ("II*\0" or "MM\0*"). Only IFD0 is read (that is
  * where the tag lives), so offset loops cannot make the parse long; every offset and count is
  * checked against `size`. Never reads outside `data[0..size)`.
+ * @param data  an APP1 payload or a bare TIFF structure.
+ * @param size  its byte count.
  * @return 1..8, or 0 when there is no valid orientation tag (absent, bad type, out of range,
  *         truncated or malformed structure).
  */
@@ -131,7 +142,12 @@ enum { IC_JPEG_DEFAULT_MIN_VALID_PERMILLE = 500 };
 /**
  * The size of a `width` x `height` image decoded at scale `scale_num`/8:
  * ceil(width * scale_num / 8) x ceil(height * scale_num / 8), exactly as libjpeg computes it.
- * @param scale_num 1..8 (1/8 ... 8/8).
+ * @param scale_num      1..8 (1/8 ... 8/8).
+ * @param width          source width, >= 1.
+ * @param height         source height, >= 1.
+ * @param scaled_width   receives the scaled width.
+ * @param scaled_height  receives the scaled height.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a size < 1, a scale outside 1..8 or a null output.
  */
 IC_API ic_status ic_jpeg_scaled_size(int32_t width, int32_t height, int32_t scale_num,
                               int32_t *scaled_width, int32_t *scaled_height);
@@ -145,6 +161,12 @@ IC_API ic_status ic_jpeg_scaled_size(int32_t width, int32_t height, int32_t scal
  * and lets a proper filter do the rest (`min_residual` = 2). Values below 1 (and NaN) mean 1.
  * A target side of 0 leaves that side unconstrained (fit by the other one). Orientation is
  * not considered: swap the target for EXIF orientations 5..8.
+ * @param width          source width, >= 1.
+ * @param height         source height, >= 1.
+ * @param target_width   the width to cover, >= 0 (0: unconstrained).
+ * @param target_height  the height to cover, >= 0 (0: unconstrained).
+ * @param min_residual   the factor left to a later resize (< 1 or NaN: 1).
+ * @param scale_num      receives M.
  * @return IC_ERR_INVALID_ARGUMENT for a size < 1, a negative target or both targets 0.
  */
 IC_API ic_status ic_jpeg_pick_scale(int32_t width, int32_t height, int32_t target_width,
@@ -219,7 +241,10 @@ typedef struct ic_jpeg_decode_options {
                                   rows decode grey with a warning). Values above 1000: invalid. */
 } ic_jpeg_decode_options;
 
-/** Sets `options` to the defaults (all zero). */
+/**
+ * Sets `options` to the defaults (all zero).
+ * @param options  set to the defaults (all zero); NULL is ignored.
+ */
 IC_API void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options);
 
 /** Length of ::ic_jpeg_decode_result::message, including the terminating NUL. */
@@ -260,6 +285,11 @@ typedef enum ic_jpeg_decoder_kind {
  * The size a decode with `options` will produce (the crop size if cropping, else the
  * scaled size), after checking the header, the pixel limit and the crop rectangle.
  * @param result optional; gets the size, the orientation and, on failure, the message.
+ * @param data     the JPEG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  NULL = defaults (see ::ic_jpeg_decode_options).
+ * @param width    receives the output width.
+ * @param height   receives the output height.
  * @return as ::ic_jpeg_decode, without decoding pixels.
  */
 IC_API ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
@@ -311,6 +341,10 @@ IC_API ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_
  * of coefficients and samples of the kept components, Huffman tables per kept scan.
  *
  * @param result optional; see ::ic_jpeg_decode_result.
+ * @param data     the JPEG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  NULL = defaults (see ::ic_jpeg_decode_options).
+ * @param dst      a valid image of the output format and exactly the decode's size.
  * @return IC_ERR_INVALID_ARGUMENT (bad descriptor, options, crop, or a destination larger
  *         than the decode), IC_ERR_BUFFER_TOO_SMALL (destination smaller than the decode),
  *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED, IC_ERR_TOO_LARGE, IC_ERR_OUT_OF_MEMORY.
@@ -335,6 +369,14 @@ typedef int (*ic_jpeg_band_fn)(void *context, const ic_image *band, int32_t firs
  * `options->format` (RGBA8 if unset). Pixels are identical to ::ic_jpeg_decode's.
  * Scratch: one band (band_rows x the output row bytes, all planes) plus what
  * ::ic_jpeg_decode uses, from libjpeg's memory pool.
+ * @param data     the JPEG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  NULL = defaults; `format` and `band_rows` pick the bands' format and height.
+ * @param fn       called once per band, top to bottom.
+ * @param context  passed to `fn`.
+ * @param result   optional; see ::ic_jpeg_decode_result.
+ * @return as ::ic_jpeg_decode; IC_ERR_INVALID_ARGUMENT for a null `fn`;
+ *         IC_ERR_CANCELLED when `fn` returned non-zero (the bands delivered before stand).
  */
 IC_API ic_status ic_jpeg_decode_stream(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
                                 ic_jpeg_band_fn fn, void *context, ic_jpeg_decode_result *result);
@@ -362,7 +404,10 @@ typedef struct ic_jpeg_encode_options {
     int32_t orientation;             /**< 1..8 writes a minimal EXIF APP1 with this orientation; 0 = no EXIF. */
 } ic_jpeg_encode_options;
 
-/** Sets `options` to the defaults (all zero). */
+/**
+ * Sets `options` to the defaults (all zero).
+ * @param options  set to the defaults (all zero); NULL is ignored.
+ */
 IC_API void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options);
 
 /**
@@ -370,6 +415,12 @@ IC_API void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options);
  * TurboJPEG's tjBufSize for the subsampling plus the EXIF segment. Encoding into a buffer of
  * this size does not fail for lack of space in practice; if it ever would, the encoder
  * returns IC_ERR_BUFFER_TOO_SMALL rather than write past the buffer.
+ * @param width    image width, >= 1.
+ * @param height   image height, >= 1.
+ * @param options  NULL = defaults (see ::ic_jpeg_encode_options).
+ * @param bound    receives the byte count.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a size < 1, bad options or a null `bound`;
+ *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION.
  */
 IC_API ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_encode_options *options,
                                size_t *bound);
@@ -381,6 +432,11 @@ IC_API ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jp
  * planes go to libjpeg's raw-data input with no colour round trip (byte-identical to
  * tjCompressFromYUVPlanes), and NV12 chroma is de-interleaved in bands of one iMCU row
  * (16 rows), never into a full-size temporary. Scratch: at most one iMCU row of all planes.
+ * @param src       a valid RGBA8, RGB8, GRAY8, I420 or NV12 image.
+ * @param options   NULL = defaults (see ::ic_jpeg_encode_options).
+ * @param dst       the output buffer.
+ * @param capacity  its size in bytes (::ic_jpeg_encode_bound is always enough).
+ * @param size      receives the encoded byte count.
  * @return IC_ERR_BUFFER_TOO_SMALL when the output does not fit (nothing past `capacity` is
  *         written); IC_ERR_UNSUPPORTED for a subsampling the input cannot give (see
  *         ::ic_jpeg_encode_options::subsampling); IC_ERR_INVALID_ARGUMENT for bad arguments.
@@ -397,6 +453,13 @@ typedef ic_status (*ic_jpeg_write_fn)(void *context, const uint8_t *data, size_t
 /**
  * Encodes like ::ic_jpeg_encode, handing the bytes to `write` in chunks of up to 64 KiB
  * (from a 64 KiB scratch buffer) as they are produced. `*size` (optional) gets the total.
+ * @param src      as for ::ic_jpeg_encode.
+ * @param options  NULL = defaults (see ::ic_jpeg_encode_options).
+ * @param write    receives the bytes in order.
+ * @param context  passed to `write`.
+ * @param size     optional; receives the total byte count.
+ * @return as ::ic_jpeg_encode (but never IC_ERR_BUFFER_TOO_SMALL); IC_ERR_INVALID_ARGUMENT for a
+ *         null `write`; any other status `write` returns, which stops the encode.
  */
 IC_API ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_options *options,
                             ic_jpeg_write_fn write, void *context, size_t *size);
@@ -405,11 +468,20 @@ IC_API ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_opt
  * Encodes like ::ic_jpeg_encode into a buffer the codec allocates with malloc and grows by
  * doubling. On success `*out` owns `*size` bytes and the CALLER frees it with ::ic_jpeg_free
  * (plain free() also works). On failure `*out` is NULL and nothing needs freeing.
+ * @param src      as for ::ic_jpeg_encode.
+ * @param options  NULL = defaults (see ::ic_jpeg_encode_options).
+ * @param out      receives the malloc'ed bytes (NULL on failure).
+ * @param size     receives their count.
+ * @return as ::ic_jpeg_encode (but never IC_ERR_BUFFER_TOO_SMALL); IC_ERR_INVALID_ARGUMENT for a
+ *         null `out` or `size`; IC_ERR_OUT_OF_MEMORY when the buffer cannot grow.
  */
 IC_API ic_status ic_jpeg_encode_alloc(const ic_image *src, const ic_jpeg_encode_options *options,
                                uint8_t **out, size_t *size);
 
-/** Frees a buffer from ::ic_jpeg_encode_alloc. NULL is ignored. */
+/**
+ * Frees a buffer from ::ic_jpeg_encode_alloc. NULL is ignored.
+ * @param buffer  from ::ic_jpeg_encode_alloc, or NULL.
+ */
 IC_API void ic_jpeg_free(void *buffer);
 
 #ifdef __cplusplus

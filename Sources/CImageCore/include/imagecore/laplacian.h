@@ -81,6 +81,9 @@ typedef struct ic_laplacian_stats {
  * variance numerator count*sum_squares - sum^2 is computed exactly in 128-bit integer
  * arithmetic, then converted to double and divided once by count^2; the result is a pure
  * function of the three integers. count < 1 gives IC_ERR_INVALID_ARGUMENT.
+ * @param stats  count, sum and sum_squares set; mean, variance and std_dev are written.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null `stats`, count < 1, or sums no real
+ *         response could give (a negative variance numerator).
  */
 IC_API ic_status ic_laplacian_stats_finish(ic_laplacian_stats *stats);
 
@@ -90,6 +93,9 @@ IC_API ic_status ic_laplacian_stats_finish(ic_laplacian_stats *stats);
  * response is never written anywhere. Bands of rows run in parallel; their integer partial
  * sums are added in a fixed order, so the result is bit-identical for any thread count and
  * with or without SIMD.
+ * @param src  a valid GRAY8, I420 or NV12 image (the Y plane is scored).
+ * @param roi  the pixels scored, inside the image; NULL = the whole image.
+ * @param out  receives the sums and moments.
  * @return IC_ERR_INVALID_ARGUMENT for a bad descriptor, a ROI outside the image or empty,
  *         or a null `out`; IC_ERR_UNSUPPORTED for a format other than GRAY8, I420, NV12.
  */
@@ -98,12 +104,25 @@ IC_API ic_status ic_laplacian_score(const ic_image *src, const ic_rect *roi, ic_
 /**
  * Writes the int16 response of `roi` (NULL = whole image) into `dst`, whose width and
  * height must equal the ROI's. Response pixel (x, y) of the ROI goes to dst row y, column x.
+ * @param src  a valid GRAY8, I420 or NV12 image.
+ * @param roi  the pixels computed; NULL = the whole image.
+ * @param dst  an int16 plane of the ROI's size: even stride >= 2 * width, 2-byte aligned, sharing no byte with the source's Y plane.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a ROI outside the image or
+ *         empty, a null, misaligned, wrongly sized or overlapping `dst`; IC_ERR_TOO_LARGE for a
+ *         `dst` extent beyond the address space; IC_ERR_UNSUPPORTED for another source format.
  */
 IC_API ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_plane_s16 *dst);
 
 /**
  * Writes the response of `roi` (NULL = whole image) clipped to 0...255 (see
  * ::ic_laplacian_display) into `dst`, a GRAY8 image of the ROI's size.
+ * @param src      a valid GRAY8, I420 or NV12 image.
+ * @param roi      the pixels computed; NULL = the whole image.
+ * @param dst      a valid GRAY8 image of the ROI's size, sharing no byte with the source's Y plane.
+ * @param display  ::IC_LAPLACIAN_CLAMP or ::IC_LAPLACIAN_CLAMP_GAMMA.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a ROI outside the image or
+ *         empty, a `dst` of another format or size or overlapping the source, a bad `display`;
+ *         IC_ERR_UNSUPPORTED for another source format.
  */
 IC_API ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst,
                           ic_laplacian_display display);

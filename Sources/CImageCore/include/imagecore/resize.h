@@ -119,6 +119,8 @@ typedef struct ic_resize_plan ic_resize_plan;
 
 /**
  * The size in bytes of the plan for `params`, for caller-provided memory (::ic_resize_plan_init).
+ * @param params  format, sizes, filter, flags and threads (see ::ic_resize_params).
+ * @param size    receives the byte count.
  * @return IC_ERR_INVALID_ARGUMENT for bad parameters, IC_ERR_UNSUPPORTED for an unknown
  *         format, IC_ERR_TOO_LARGE for sizes above ::IC_MAX_DIMENSION or a plan above 1 GiB.
  */
@@ -128,19 +130,39 @@ IC_API ic_status ic_resize_plan_size(const ic_resize_params *params, size_t *siz
  * Builds a plan in caller-provided memory: `memory` must be 64-byte aligned and hold
  * `size` >= ::ic_resize_plan_size bytes; it must stay valid, and unmoved, while the plan is
  * used. No destroy call is needed; the caller frees the memory.
+ * @param memory  64-byte aligned, at least ::ic_resize_plan_size bytes.
+ * @param size    bytes at `memory`.
+ * @param params  format, sizes, filter, flags and threads (see ::ic_resize_params).
+ * @param plan    receives the plan (inside `memory`).
+ * @return IC_OK; as ::ic_resize_plan_size; IC_ERR_INVALID_ARGUMENT for NULL or misaligned
+ *         memory or a null `plan`; IC_ERR_BUFFER_TOO_SMALL for `size` below the requirement.
  */
 IC_API ic_status ic_resize_plan_init(void *memory, size_t size, const ic_resize_params *params,
                               ic_resize_plan **plan);
 
-/** Allocates (the one allocation of this API) and builds a plan; free it with
- *  ::ic_resize_plan_destroy. */
+/**
+ * Allocates (the one allocation of this API) and builds a plan; free it with
+ *  ::ic_resize_plan_destroy.
+ * @param params  format, sizes, filter, flags and threads (see ::ic_resize_params).
+ * @param plan    receives the plan.
+ * @return IC_OK; as ::ic_resize_plan_size; IC_ERR_INVALID_ARGUMENT for a null `plan`;
+ *         IC_ERR_OUT_OF_MEMORY when the allocation fails.
+ */
 IC_API ic_status ic_resize_plan_create(const ic_resize_params *params, ic_resize_plan **plan);
 
-/** Frees a plan made by ::ic_resize_plan_create. NULL is ignored. Do not call it on a plan
- *  built with ::ic_resize_plan_init. */
+/**
+ * Frees a plan made by ::ic_resize_plan_create. NULL is ignored. Do not call it on a plan
+ *  built with ::ic_resize_plan_init.
+ * @param plan  from ::ic_resize_plan_create, or NULL.
+ */
 IC_API void ic_resize_plan_destroy(ic_resize_plan *plan);
 
-/** The parameters a plan was made with (with max_threads resolved). */
+/**
+ * The parameters a plan was made with (with max_threads resolved).
+ * @param plan    a plan.
+ * @param params  receives its parameters.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null argument.
+ */
 IC_API ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_params *params);
 
 /**
@@ -148,12 +170,24 @@ IC_API ic_status ic_resize_plan_params(const ic_resize_plan *plan, ic_resize_par
  * `src` its alpha mode; the planes of `src` and `dst` must not overlap. A plan serves one
  * call at a time: a call made while another is running on the same plan fails with
  * IC_ERR_INVALID_ARGUMENT and touches nothing. Only the pixels of `dst` are written.
+ * @param plan  a plan.
+ * @param src   a valid image of the plan's format, source size and (RGBA8) alpha mode.
+ * @param dst   a valid image of the plan's format and destination size, sharing no byte with `src`.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null plan, an invalid descriptor, another format,
+ *         size or alpha mode, overlapping images, or a plan already running;
+ *         IC_ERR_OUT_OF_MEMORY, IC_ERR_INTERNAL as ::ic_parallel_for reports them (not expected).
  */
 IC_API ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst);
 
 /**
  * One-shot resize of `src` into `dst` (same format; any sizes), default flags: makes a
  * temporary plan for the current thread count, runs it and frees it.
+ * @param src     a valid image.
+ * @param dst     a valid image of the same format, any size, sharing no byte with `src`.
+ * @param filter  a ::ic_resize_filter.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for an invalid descriptor, another format, overlapping
+ *         images or a bad filter; IC_ERR_UNSUPPORTED for an unknown format; IC_ERR_TOO_LARGE for a
+ *         plan above 1 GiB; IC_ERR_OUT_OF_MEMORY when the temporary plan cannot be allocated.
  */
 IC_API ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter);
 
@@ -185,6 +219,7 @@ typedef struct ic_resize_stream ic_resize_stream;
  * The size in bytes of a stream for `params`.
  * @param params format GRAY8, RGB8 or RGBA8 (any alpha mode; the planar YUV formats are not
  *        streamed: IC_ERR_UNSUPPORTED); sizes, filter and flags as for ::ic_resize_plan_size.
+ * @param size  receives the byte count.
  * @return IC_ERR_INVALID_ARGUMENT for bad parameters or a NULL pointer, IC_ERR_UNSUPPORTED
  *         for I420 / NV12 or an unknown format, IC_ERR_TOO_LARGE for sizes above
  *         ::IC_MAX_DIMENSION or a stream above 1 GiB.
@@ -195,6 +230,10 @@ IC_API ic_status ic_resize_stream_size(const ic_resize_params *params, size_t *s
  * Builds a stream in caller memory: `memory` 64-byte aligned, `size` >= ::ic_resize_stream_size
  * bytes, valid and unmoved while the stream is used; no destroy call (the caller frees the
  * memory). The stream starts with no row pushed.
+ * @param memory  64-byte aligned, at least ::ic_resize_stream_size bytes.
+ * @param size    bytes at `memory`.
+ * @param params  format, sizes, filter, flags and threads (see ::ic_resize_params).
+ * @param stream  receives the stream (inside `memory`).
  * @return as ::ic_resize_stream_size; IC_ERR_INVALID_ARGUMENT for NULL or misaligned memory,
  *         IC_ERR_BUFFER_TOO_SMALL for `size` below the requirement.
  */
@@ -210,6 +249,7 @@ IC_API ic_status ic_resize_stream_init(void *memory, size_t size, const ic_resiz
  *               only the rows it completes. Rows not yet completed are not touched.
  * @param rows_written  if not NULL, receives the number of output rows complete so far (all
  *               of rows 0 ... n - 1 have been written).
+ * @param stream  the stream.
  * @return IC_ERR_INVALID_ARGUMENT, with nothing read, written or consumed, for: a NULL
  *         stream or row, `width` != `src_width`, a destination of another format or size or
  *         an invalid descriptor, a row overlapping the destination, or a push when all
@@ -222,6 +262,13 @@ IC_API ic_status ic_resize_stream_push(ic_resize_stream *stream, const void *row
  * Pushes `count` (>= 1) consecutive source rows, `stride` bytes apart (a decoder's band), as
  * `count` calls of ::ic_resize_stream_push would, but validated once (and the next row is
  * prefetched while one is filtered).
+ * @param stream        the stream.
+ * @param rows          the first row.
+ * @param stride        bytes between rows (>= the row's bytes when count > 1).
+ * @param count         rows to push, >= 1.
+ * @param width         the row width: must equal `src_width`.
+ * @param dst           as for ::ic_resize_stream_push.
+ * @param rows_written  as for ::ic_resize_stream_push.
  * @return as ::ic_resize_stream_push; IC_ERR_INVALID_ARGUMENT too for `count` < 1, a stride
  *         below the row's bytes, or more rows than remain to be pushed (nothing is consumed).
  */
@@ -229,27 +276,56 @@ IC_API ic_status ic_resize_stream_push_rows(ic_resize_stream *stream, const void
                                      int32_t count, int32_t width, ic_image *dst,
                                      int32_t *rows_written);
 
-/** Source rows pushed so far and output rows written so far (either pointer may be NULL).
+/**
+ * Source rows pushed so far and output rows written so far (either pointer may be NULL).
  *  The stream is complete when `rows_pushed` equals `src_height` (then `rows_written`
- *  equals `dst_height`). */
+ *  equals `dst_height`).
+ * @param stream        the stream.
+ * @param rows_pushed   receives the source rows pushed (may be NULL).
+ * @param rows_written  receives the output rows written (may be NULL).
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null `stream`.
+ */
 IC_API ic_status ic_resize_stream_progress(const ic_resize_stream *stream, int32_t *rows_pushed,
                                     int32_t *rows_written);
 
-/** Starts the stream over (no row pushed), keeping its tables: for the next image of the
- *  same geometry, or to abandon an image half way. */
+/**
+ * Starts the stream over (no row pushed), keeping its tables: for the next image of the
+ *  same geometry, or to abandon an image half way.
+ * @param stream  the stream.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null `stream` or one a push is running on.
+ */
 IC_API ic_status ic_resize_stream_reset(ic_resize_stream *stream);
 
-/** The number of intermediate rows in the stream's ring (the largest vertical window, in
- *  rows of the pre-reduced source); each holds `dst_width * channels` int16 values. */
+/**
+ * The number of intermediate rows in the stream's ring (the largest vertical window, in
+ *  rows of the pre-reduced source); each holds `dst_width * channels` int16 values.
+ * @param stream  the stream.
+ * @param rows    receives the ring's row count.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null argument.
+ */
 IC_API ic_status ic_resize_stream_ring_rows(const ic_resize_stream *stream, int32_t *rows);
 
-/** The parameters a stream was made with (max_threads as given). */
+/**
+ * The parameters a stream was made with (max_threads as given).
+ * @param stream  the stream.
+ * @param params  receives its parameters.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null argument.
+ */
 IC_API ic_status ic_resize_stream_params(const ic_resize_stream *stream, ic_resize_params *params);
 
-/** The support radius of a filter at scale 1 (0.5, 1, 2, 2 or 3); 0 for an unknown filter. */
+/**
+ * The support radius of a filter at scale 1 (0.5, 1, 2, 2 or 3); 0 for an unknown filter.
+ * @param filter  any value.
+ * @return the radius; 0 for an unknown filter.
+ */
 IC_API double ic_resize_filter_support(ic_resize_filter filter);
 
-/** The filter's kernel at x (at scale 1): the function the coefficient tables sample. */
+/**
+ * The filter's kernel at x (at scale 1): the function the coefficient tables sample.
+ * @param filter  a ::ic_resize_filter.
+ * @param x       the position, in source pixels at scale 1.
+ * @return the kernel's value (0 outside its support and for an unknown filter).
+ */
 IC_API double ic_resize_filter_eval(ic_resize_filter filter, double x);
 
 #ifdef __cplusplus

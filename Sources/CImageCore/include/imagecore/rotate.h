@@ -66,6 +66,8 @@ typedef enum ic_orientation {
 /**
  * The orientation that applies `first` and then `second`: applying the result to an
  * image equals applying `first`, then applying `second` to that result.
+ * @param first   applied first, 1...8.
+ * @param second  applied second, 1...8.
  * @return IC_ORIENTATION_INVALID if either argument is not 1...8.
  */
 IC_API ic_orientation ic_orientation_compose(ic_orientation first, ic_orientation second);
@@ -73,12 +75,18 @@ IC_API ic_orientation ic_orientation_compose(ic_orientation first, ic_orientatio
 /**
  * The orientation that undoes `o`: compose(o, inverse(o)) == compose(inverse(o), o) == 1.
  * 6 and 8 are each other's inverse; every other orientation is its own.
+ * @param o  1...8.
  * @return IC_ORIENTATION_INVALID if `o` is not 1...8.
  */
 IC_API ic_orientation ic_orientation_inverse(ic_orientation o);
 
 /**
  * The size of a `width` x `height` image after applying `o`: swapped for 5...8.
+ * @param o           1...8.
+ * @param width       source width, 1 to ::IC_MAX_DIMENSION.
+ * @param height      source height, 1 to ::IC_MAX_DIMENSION.
+ * @param out_width   receives the output width.
+ * @param out_height  receives the output height.
  * @return IC_ERR_INVALID_ARGUMENT for a bad orientation, a size < 1 or null outputs;
  *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION.
  */
@@ -90,6 +98,9 @@ IC_API ic_status ic_oriented_size(ic_orientation o, int32_t width, int32_t heigh
  * and the size ::ic_oriented_size gives. Formats: GRAY8, RGB8, RGBA8 (any alpha mode;
  * alpha moves with its pixel), I420, NV12. The images must not overlap (use
  * ::ic_image_orient_in_place for that).
+ * @param src  a valid image.
+ * @param dst  a valid image of the same format and the oriented size.
+ * @param o    1...8.
  * @return IC_ERR_INVALID_ARGUMENT for invalid descriptors, a format or size mismatch,
  *         overlapping planes or a bad orientation.
  */
@@ -98,6 +109,8 @@ IC_API ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientat
 /**
  * Applies an orientation that keeps the size (1 = nothing, 2, 3, 4) in place, for every
  * format. Rows are swapped through a 4 KiB stack buffer; nothing else is needed.
+ * @param image  a valid image, written in place.
+ * @param o      1...4.
  * @return IC_ERR_UNSUPPORTED for 5...8 (the size changes); IC_ERR_INVALID_ARGUMENT for an
  *         invalid descriptor or orientation.
  */

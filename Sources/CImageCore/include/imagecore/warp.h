@@ -50,8 +50,12 @@ typedef struct ic_warp_options {
     uint8_t fill[4];
 } ic_warp_options;
 
-/** Default options for a format: bilinear, fill black (RGBA {0, 0, 0, 255}, gray 0,
- *  YUV {0, 128, 128}). */
+/**
+ * Default options for a format: bilinear, fill black (RGBA {0, 0, 0, 255}, gray 0,
+ *  YUV {0, 128, 128}).
+ * @param format  the format the options are for (sets the fill).
+ * @return the defaults: bilinear, fill black (GRAY8 0, RGBA8 {0, 0, 0, 255}, YUV {0, 128, 128}).
+ */
 IC_API ic_warp_options ic_warp_options_default(ic_format format);
 
 /**
@@ -64,6 +68,10 @@ IC_API ic_warp_options ic_warp_options_default(ic_format format);
  * gives a degenerate but well-defined picture). Extreme entries (1e300, 1e-300) are fine:
  * `H` is first scaled by a power of two so its largest entry is below 1 (an exact change),
  * and every position beyond the source, however far, gets the fill value.
+ * @param src         a valid GRAY8, RGBA8, I420 or NV12 image.
+ * @param dst         a valid image of the same format (any size), sharing no byte with `src`.
+ * @param dst_to_src  H: destination pixel centres to source coordinates.
+ * @param options     interpolation and fill; NULL = ::ic_warp_options_default.
  * @return IC_ERR_INVALID_ARGUMENT for bad descriptors, a zero or non-finite `H`, overlapping
  *         images or bad options; IC_ERR_UNSUPPORTED for RGB8 or mismatched formats.
  */
@@ -76,6 +84,11 @@ IC_API ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const i
  * `width` x `height` rectangle (the rectified page, before orientation), then the EXIF
  * `orientation` (1..8) applied on top, so the destination is the rectified page as a
  * viewer shows it under that orientation (`height` x `width` for 5..8).
+ * @param quad         the page corners in the source image.
+ * @param width        the rectified width, >= 1.
+ * @param height       the rectified height, >= 1.
+ * @param orientation  1..8: the EXIF orientation written into the output.
+ * @param dst_to_src   receives the homography.
  * @return IC_ERR_INVALID_ARGUMENT for a quad that ::ic_quad_validate rejects (with
  *         bounds 0, 0), a bad orientation or sizes < 1.
  */
@@ -88,6 +101,11 @@ IC_API ic_status ic_rectify_homography(const ic_quad *quad, int32_t width, int32
  * page): the rectified page is `dst->width` x `dst->height` for orientations 1..4 and
  * `dst->height` x `dst->width` for 5..8. Same formats and contract as
  * ::ic_warp_perspective; the orientation costs nothing (it is part of the mapping).
+ * @param src          a valid GRAY8, RGBA8, I420 or NV12 image.
+ * @param quad         the page corners in `src`.
+ * @param orientation  1..8, applied to the page as it is written.
+ * @param dst          a valid image of the same format: the rectified page (any size).
+ * @param options      as for ::ic_warp_perspective; NULL = defaults.
  * @return IC_ERR_INVALID_ARGUMENT also for a quad that ::ic_quad_validate rejects against
  *         the source's size (see ::ic_quad_validate for the reason).
  */

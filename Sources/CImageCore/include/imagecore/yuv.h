@@ -55,7 +55,11 @@ typedef enum ic_yuv_range {
  * comment for odd sizes). The alpha byte of RGBA8 is ignored whatever `src->alpha` says.
  * Runs in parallel bands of row pairs; AVX2 on x86 when available.
  *
- * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch,
+ * @param src     a valid RGB8 or RGBA8 image.
+ * @param dst     a valid I420 or NV12 image of the same size, sharing no byte with `src`.
+ * @param matrix  ::IC_YUV_BT601 or ::IC_YUV_BT709.
+ * @param range   ::IC_YUV_RANGE_FULL or ::IC_YUV_RANGE_VIDEO.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch,
  *         overlapping images, a bad matrix or range; IC_ERR_UNSUPPORTED for another
  *         format pair.
  */
@@ -66,6 +70,10 @@ IC_API ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix
  * Converts an I420 or NV12 image to RGB8 or RGBA8 of the same size (alpha 255; the
  * destination's alpha mode is not changed). Chroma is replicated over its 2x2 block.
  *
+ * @param src     a valid I420 or NV12 image.
+ * @param dst     a valid RGB8 or RGBA8 image of the same size, sharing no byte with `src`.
+ * @param matrix  ::IC_YUV_BT601 or ::IC_YUV_BT709.
+ * @param range   ::IC_YUV_RANGE_FULL or ::IC_YUV_RANGE_VIDEO.
  * @return as ::ic_rgb_to_yuv.
  */
 IC_API ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix,
@@ -75,8 +83,10 @@ IC_API ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix
  * Converts between the 4:2:0 layouts: NV12 -> I420 (splits the UV pairs) or I420 ->
  * NV12 (interleaves them); Y is copied. Same-layout pairs are a plain copy. Lossless.
  *
- * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor or a size mismatch;
- *         IC_ERR_UNSUPPORTED if either image is not I420 or NV12.
+ * @param src  a valid I420 or NV12 image.
+ * @param dst  a valid I420 or NV12 image of the same size, sharing no byte with `src`.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch or
+ *         overlapping images; IC_ERR_UNSUPPORTED if either image is not I420 or NV12.
  */
 IC_API ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst);
 
@@ -85,8 +95,11 @@ IC_API ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst);
  * range: expanded to full range, round((Y - 16) * 255 / 219) clamped to 0..255, which is
  * exactly the R = G = B that ::ic_yuv_to_rgb gives for neutral chroma (U = V = 128).
  *
- * @return IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch or a bad
- *         range; IC_ERR_UNSUPPORTED for another format pair.
+ * @param src    a valid I420 or NV12 image.
+ * @param dst    a valid GRAY8 image of the same size, sharing no byte with `src`.
+ * @param range  the range of `src`.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for an invalid descriptor, a size mismatch,
+ *         overlapping images or a bad range; IC_ERR_UNSUPPORTED for another format pair.
  */
 IC_API ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range);
 
@@ -96,6 +109,9 @@ IC_API ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range
  * so the result equals converting the gray image as RGB. The matrix does not matter for
  * gray input.
  *
+ * @param src    a valid GRAY8 image.
+ * @param dst    a valid I420 or NV12 image of the same size, sharing no byte with `src`.
+ * @param range  the range to write.
  * @return as ::ic_yuv_to_gray.
  */
 IC_API ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range);
