@@ -8,6 +8,7 @@
  * kernels work on chunks of at most IC_ENH_CHUNK pixels with the inverse background of the
  * chunk interpolated into a stack array, so no scratch grows with the image width. */
 #include "enhance_internal.h"
+#include "planar.h"
 #include "row.h"
 #include "imagecore/enhance.h"
 

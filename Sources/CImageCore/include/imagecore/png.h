@@ -74,20 +74,28 @@ typedef struct ic_png_info {
  * sRGB, gAMA, eXIf, text) without decoding pixels. The iCCP profile is inflated (to learn its
  * size) within the default metadata cap (::IC_PNG_DEFAULT_MAX_MEMORY). An eXIf chunk after the
  * image data is found by a bounds-checked walk over the chunk headers.
+ * @param data  the PNG file's bytes (NULL only with size 0).
+ * @param size  their count.
+ * @param out   receives the header's fields.
  * @return IC_OK; IC_ERR_CORRUPT_DATA for empty, non-PNG or malformed headers;
  *         IC_ERR_TOO_LARGE when metadata exceeds the chunk limits;
  *         IC_ERR_INVALID_ARGUMENT for a null `out`, or null `data` with size > 0.
  */
-ic_status ic_png_probe(const uint8_t *data, size_t size, ic_png_info *out);
+IC_API ic_status ic_png_probe(const uint8_t *data, size_t size, ic_png_info *out);
 
 /**
  * Copies the file's ICC profile (the inflated iCCP chunk) into `out[0..capacity)`.
  * `*profile_size` gets the profile's size, also when it does not fit (then nothing is written
  * and the status is IC_ERR_BUFFER_TOO_SMALL), so a first call with `out` NULL and capacity 0
  * asks for the size. A file without a profile gives IC_OK and size 0.
+ * @param data          the PNG file's bytes (NULL only with size 0).
+ * @param size          their count.
+ * @param out           receives the inflated profile.
+ * @param capacity      bytes at `out`.
+ * @param profile_size  receives the profile's size.
  * @return as ::ic_png_probe, plus IC_ERR_BUFFER_TOO_SMALL.
  */
-ic_status ic_png_icc_profile(const uint8_t *data, size_t size, uint8_t *out, size_t capacity,
+IC_API ic_status ic_png_icc_profile(const uint8_t *data, size_t size, uint8_t *out, size_t capacity,
                              size_t *profile_size);
 
 /* ------------------------------------------------------------------------- */
@@ -129,8 +137,11 @@ typedef struct ic_png_decode_options {
                                   IC_ERR_CORRUPT_DATA instead of a warning. 1..1000; 0 = 500 (half). */
 } ic_png_decode_options;
 
-/** Sets `options` to the defaults (all zero). */
-void ic_png_decode_options_init(ic_png_decode_options *options);
+/**
+ * Sets `options` to the defaults (all zero).
+ * @param options  set to the defaults (all zero); NULL is ignored.
+ */
+IC_API void ic_png_decode_options_init(ic_png_decode_options *options);
 
 /** Length of ::ic_png_decode_result::message, including the terminating NUL. */
 enum { IC_PNG_MESSAGE_LENGTH = 200 };
@@ -164,12 +175,16 @@ typedef struct ic_png_decode_result {
  * No gamma or colour-profile conversion is applied (see ::ic_png_probe for the chunks).
  *
  * @param result optional; width, height, orientation, warnings and the message.
+ * @param data     the PNG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  NULL = defaults (see ::ic_png_decode_options).
+ * @param dst      a valid GRAY8, RGB8 or RGBA8 image of the file's size.
  * @return IC_ERR_INVALID_ARGUMENT (bad descriptor or options), IC_ERR_UNSUPPORTED (another
  *         format), IC_ERR_BUFFER_TOO_SMALL / IC_ERR_INVALID_ARGUMENT (destination smaller /
  *         larger than the image), IC_ERR_CORRUPT_DATA, IC_ERR_TOO_LARGE, IC_ERR_OUT_OF_MEMORY.
  *         On failure the destination may be partly written.
  */
-ic_status ic_png_decode(const uint8_t *data, size_t size, const ic_png_decode_options *options,
+IC_API ic_status ic_png_decode(const uint8_t *data, size_t size, const ic_png_decode_options *options,
                         ic_image *dst, ic_png_decode_result *result);
 
 /**
@@ -185,8 +200,16 @@ typedef int (*ic_png_band_fn)(void *context, const ic_image *band, int32_t first
  * memory. Pixels are identical to ::ic_png_decode's. Scratch: one band plus the decoder's rows.
  * Adam7 files need the whole image before any row is complete: IC_ERR_UNSUPPORTED (decode them
  * with ::ic_png_decode).
+ * @param data     the PNG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  NULL = defaults; `format` and `band_rows` pick the bands' format and height.
+ * @param fn       called once per band, top to bottom.
+ * @param context  passed to `fn`.
+ * @param result   optional; see ::ic_png_decode_result.
+ * @return as ::ic_png_decode; IC_ERR_INVALID_ARGUMENT for a null `fn`; IC_ERR_UNSUPPORTED for an
+ *         Adam7 file or another format; IC_ERR_CANCELLED when `fn` returned non-zero.
  */
-ic_status ic_png_decode_stream(const uint8_t *data, size_t size, const ic_png_decode_options *options,
+IC_API ic_status ic_png_decode_stream(const uint8_t *data, size_t size, const ic_png_decode_options *options,
                                ic_png_band_fn fn, void *context, ic_png_decode_result *result);
 
 /* ------------------------------------------------------------------------- */
@@ -211,15 +234,25 @@ typedef struct ic_png_encode_options {
     int32_t orientation;             /**< 1..8 writes an eXIf chunk with this orientation; 0 = none. */
 } ic_png_encode_options;
 
-/** Sets `options` to the defaults (all zero). */
-void ic_png_encode_options_init(ic_png_encode_options *options);
+/**
+ * Sets `options` to the defaults (all zero).
+ * @param options  set to the defaults (all zero); NULL is ignored.
+ */
+IC_API void ic_png_encode_options_init(ic_png_encode_options *options);
 
 /**
  * An upper bound on the encoded size of a `width` x `height` image of `format` with `options`:
  * zlib's compressBound of the filtered rows plus every chunk's framing. Encoding into a buffer
  * of this size never fails for lack of space.
+ * @param format   GRAY8, RGB8 or RGBA8.
+ * @param width    image width, >= 1.
+ * @param height   image height, >= 1.
+ * @param options  NULL = defaults (see ::ic_png_encode_options).
+ * @param bound    receives the byte count.
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for a null `bound`, bad options or a size < 1;
+ *         IC_ERR_TOO_LARGE for a size > ::IC_MAX_DIMENSION; IC_ERR_UNSUPPORTED for another format.
  */
-ic_status ic_png_encode_bound(ic_format format, int32_t width, int32_t height,
+IC_API ic_status ic_png_encode_bound(ic_format format, int32_t width, int32_t height,
                               const ic_png_encode_options *options, size_t *bound);
 
 /**
@@ -228,27 +261,52 @@ ic_status ic_png_encode_bound(ic_format format, int32_t width, int32_t height,
  * byte count in `*size`. Rows go to libspng one at a time from `src`; no image copy is made.
  * A premultiplied RGBA8 source is refused (PNG stores straight alpha); an opaque one is written
  * as RGBA.
+ * @param src       a valid GRAY8, RGB8 or RGBA8 (straight or opaque) image.
+ * @param options   NULL = defaults (see ::ic_png_encode_options).
+ * @param dst       the output buffer.
+ * @param capacity  its size (::ic_png_encode_bound is always enough).
+ * @param size      receives the encoded byte count.
  * @return IC_ERR_BUFFER_TOO_SMALL when the output does not fit (nothing past `capacity` is
  *         written); IC_ERR_UNSUPPORTED for another format; IC_ERR_INVALID_ARGUMENT.
  */
-ic_status ic_png_encode(const ic_image *src, const ic_png_encode_options *options, uint8_t *dst,
+IC_API ic_status ic_png_encode(const ic_image *src, const ic_png_encode_options *options, uint8_t *dst,
                         size_t capacity, size_t *size);
 
 /** Receives encoded bytes in order; return IC_OK to continue, any other status stops the encode. */
 typedef ic_status (*ic_png_write_fn)(void *context, const uint8_t *data, size_t size);
 
-/** Encodes like ::ic_png_encode, handing the bytes to `write` as libspng produces them (chunks of
- *  at most 8 KiB of image data). `*size` (optional) gets the total. */
-ic_status ic_png_encode_to(const ic_image *src, const ic_png_encode_options *options,
+/**
+ * Encodes like ::ic_png_encode, handing the bytes to `write` as libspng produces them (chunks of
+ *  at most 8 KiB of image data). `*size` (optional) gets the total.
+ * @param src      as for ::ic_png_encode.
+ * @param options  NULL = defaults (see ::ic_png_encode_options).
+ * @param write    receives the bytes in order.
+ * @param context  passed to `write`.
+ * @param size     optional; receives the total.
+ * @return as ::ic_png_encode (never IC_ERR_BUFFER_TOO_SMALL); IC_ERR_INVALID_ARGUMENT for a null
+ *         `write`; any other status `write` returns.
+ */
+IC_API ic_status ic_png_encode_to(const ic_image *src, const ic_png_encode_options *options,
                            ic_png_write_fn write, void *context, size_t *size);
 
-/** Encodes like ::ic_png_encode into a malloc'd buffer grown by doubling; on success the CALLER
- *  frees `*out` with ::ic_png_free (or free()). On failure `*out` is NULL. */
-ic_status ic_png_encode_alloc(const ic_image *src, const ic_png_encode_options *options,
+/**
+ * Encodes like ::ic_png_encode into a malloc'd buffer grown by doubling; on success the CALLER
+ *  frees `*out` with ::ic_png_free (or free()). On failure `*out` is NULL.
+ * @param src      as for ::ic_png_encode.
+ * @param options  NULL = defaults (see ::ic_png_encode_options).
+ * @param out      receives the malloc'ed bytes (NULL on failure).
+ * @param size     receives their count.
+ * @return as ::ic_png_encode (never IC_ERR_BUFFER_TOO_SMALL); IC_ERR_INVALID_ARGUMENT for a null
+ *         `out` or `size`; IC_ERR_OUT_OF_MEMORY when the buffer cannot grow.
+ */
+IC_API ic_status ic_png_encode_alloc(const ic_image *src, const ic_png_encode_options *options,
                               uint8_t **out, size_t *size);
 
-/** Frees a buffer from ::ic_png_encode_alloc. NULL is ignored. */
-void ic_png_free(void *buffer);
+/**
+ * Frees a buffer from ::ic_png_encode_alloc. NULL is ignored.
+ * @param buffer  from ::ic_png_encode_alloc, or NULL.
+ */
+IC_API void ic_png_free(void *buffer);
 
 #ifdef __cplusplus
 } /* extern "C" */
