@@ -10,6 +10,16 @@ public enum EnhanceMode: String, Sendable, Hashable, CaseIterable {
     case bw
 }
 
+extension EnhanceMode {
+    var c: ic_enhance_mode {
+        switch self {
+        case .color: IC_ENHANCE_COLOR
+        case .gray: IC_ENHANCE_GRAY
+        case .bw: IC_ENHANCE_BW
+        }
+    }
+}
+
 extension PixelBuffer {
     /// Enhances a photographed page in place: flattens the illumination (divides by a
     /// background estimated from each cell's 90th luminance percentile, closed and blurred
@@ -27,11 +37,7 @@ extension PixelBuffer {
     public mutating func enhance(mode: EnhanceMode = .color, cellSize: Int? = nil, blackWhiteOffset: Int? = nil,
                                  neutralChroma: Bool = false) throws(ImageError) {
         var o = ic_enhance_options()
-        o.mode = switch mode {
-        case .color: IC_ENHANCE_COLOR
-        case .gray: IC_ENHANCE_GRAY
-        case .bw: IC_ENHANCE_BW
-        }
+        o.mode = mode.c
         o.cell = Int32(clamping: cellSize ?? 0)
         o.bw_offset = Int32(clamping: blackWhiteOffset ?? 0)
         o.neutral_chroma = neutralChroma ? 1 : 0

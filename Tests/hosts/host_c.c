@@ -1,5 +1,7 @@
 /* C99 host of the installed library: copies a padded RGBA image with ic_plane_copy and
- * ic_image_copy and checks every byte, padding included. Exit 0 on success. */
+ * ic_image_copy and checks every byte, padding included; makes a thumbnail (checked against
+ * decode + resize + orient) and a scan (encoded through a write callback) of a JPEG it
+ * encodes itself. Exit 0 on success. */
 #include <imagecore.h>
 
 #include <stdio.h>
@@ -20,6 +22,159 @@ static int check(const uint8_t *src, const uint8_t *dst, size_t row_bytes, size_
             }
         }
     return 1;
+}
+
+
+/* ---- the systems: a thumbnail and a scan from the installed header ---------------- */
+
+/* 64-byte aligned view into a malloc'd block (C99: no aligned_alloc). */
+static uint8_t *aligned64(void *block) { return (uint8_t *)(((uintptr_t)block + 63) & ~(uintptr_t)63); }
+
+typedef struct sink { uint8_t *bytes; size_t size, capacity; } sink;
+static ic_status collect(void *context, const uint8_t *data, size_t size) {
+    sink *s = (sink *)context;
+    if (s->size + size > s->capacity) return IC_ERR_BUFFER_TOO_SMALL;
+    memcpy(s->bytes + s->size, data, size);
+    s->size += size;
+    return IC_OK;
+}
+
+/* A 640 x 480 RGB gradient with a darker 'page', encoded with EXIF orientation 6. */
+static uint8_t *make_jpeg(size_t *size) {
+    enum { JW = 640, JH = 480 };
+    uint8_t *rgb = (uint8_t *)malloc((size_t)JW * JH * 3), *jpeg = NULL;
+    ic_image img;
+    ic_jpeg_encode_options eo;
+    int32_t x, y;
+    if (!rgb) return NULL;
+    for (y = 0; y < JH; y++)
+        for (x = 0; x < JW; x++) {
+            uint8_t *p = rgb + ((size_t)y * JW + (size_t)x) * 3;
+            int page = x > 150 && x < 500 && y > 80 && y < 420;
+            p[0] = (uint8_t)(page ? 230 : x * 255 / JW);
+            p[1] = (uint8_t)(page ? 225 - (y % 40 < 3 ? 150 : 0) : y * 255 / JH);
+            p[2] = (uint8_t)(page ? 215 : 90);
+        }
+    memset(&img, 0, sizeof img);
+    img.format = IC_FORMAT_RGB8;
+    img.width = JW;
+    img.height = JH;
+    img.planes[0].data = rgb;
+    img.planes[0].stride = (size_t)JW * 3;
+    ic_jpeg_encode_options_init(&eo);
+    eo.quality = 90;
+    eo.orientation = 6;
+    if (ic_jpeg_encode_alloc(&img, &eo, &jpeg, size) != IC_OK) jpeg = NULL;
+    free(rgb);
+    return jpeg;
+}
+
+static int systems(void) {
+    size_t size = 0;
+    uint8_t *jpeg = make_jpeg(&size);
+    int ok = jpeg != NULL;
+    ic_thumbnail_options to;
+    ic_thumbnail_plan tp;
+    ic_image thumb, ref, decoded, resized;
+    void *block = NULL, *tb = NULL, *rb = NULL, *db = NULL, *sb = NULL;
+    ic_jpeg_decode_options d;
+    ic_scan_options so;
+    ic_scan_plan sp;
+    sink out;
+    size_t encoded = 0;
+    int32_t w = 0, h = 0;
+    if (!ok) return 0;
+
+    /* Thumbnail: 128 x 128 box; orientation 6 turns the 640 x 480 file to 480 x 640. */
+    memset(&to, 0, sizeof to);
+    to.max_width = 128;
+    to.max_height = 128;
+    to.format = IC_FORMAT_RGBA8;
+    ok &= ic_thumbnail_plan_jpeg(jpeg, size, &to, &tp) == IC_OK;
+    ok &= tp.width == 96 && tp.height == 128 && tp.orientation == 6 && tp.scale_num >= 1 && tp.scale_num <= 8;
+    block = malloc(tp.scratch_size + 64);
+    tb = malloc((size_t)tp.width * tp.height * 4);
+    memset(&thumb, 0, sizeof thumb);
+    thumb.format = IC_FORMAT_RGBA8;
+    thumb.alpha = IC_ALPHA_OPAQUE;
+    thumb.width = tp.width;
+    thumb.height = tp.height;
+    thumb.planes[0].data = (uint8_t *)tb;
+    thumb.planes[0].stride = (size_t)tp.width * 4;
+    ok &= block && tb && ic_thumbnail_jpeg(jpeg, size, &tp, aligned64(block), tp.scratch_size, &thumb, NULL) == IC_OK;
+    ok &= ic_thumbnail_jpeg(jpeg, size, &tp, aligned64(block), tp.scratch_size - 1, &thumb, NULL) ==
+          IC_ERR_BUFFER_TOO_SMALL;
+
+    /* The same from the pieces: decode at the plan's scale, resize, orient. */
+    ic_jpeg_decode_options_init(&d);
+    d.format = IC_FORMAT_RGBA8;
+    d.scale_num = tp.scale_num;
+    ok &= ic_jpeg_decode_size(jpeg, size, &d, &w, &h, NULL) == IC_OK && w == tp.decoded_width && h == tp.decoded_height;
+    db = malloc((size_t)w * h * 4);
+    rb = malloc((size_t)tp.resized_width * tp.resized_height * 4);
+    sb = malloc((size_t)tp.width * tp.height * 4);
+    if (!db || !rb || !sb) return 0;
+    decoded = thumb;
+    decoded.width = w;
+    decoded.height = h;
+    decoded.planes[0].data = (uint8_t *)db;
+    decoded.planes[0].stride = (size_t)w * 4;
+    resized = thumb;
+    resized.width = tp.resized_width;
+    resized.height = tp.resized_height;
+    resized.planes[0].data = (uint8_t *)rb;
+    resized.planes[0].stride = (size_t)tp.resized_width * 4;
+    ref = thumb;
+    ref.planes[0].data = (uint8_t *)sb;
+    ok &= ic_jpeg_decode(jpeg, size, &d, &decoded, NULL) == IC_OK;
+    ok &= ic_resize(&decoded, &resized, IC_RESIZE_LANCZOS3) == IC_OK;
+    ok &= ic_image_orient(&resized, &ref, IC_ORIENTATION_RIGHT) == IC_OK;
+    ok &= memcmp(tb, sb, (size_t)tp.width * tp.height * 4) == 0;
+    printf("host_c: thumbnail %dx%d at %d/8 from %dx%d: %s\n", (int)tp.width, (int)tp.height, (int)tp.scale_num,
+           (int)tp.source_width, (int)tp.source_height, ok ? "equals decode + resize + orient" : "FAILED");
+    free(block);
+    free(tb);
+    free(db);
+    free(rb);
+    free(sb);
+
+    /* Scan: the page's corners in file pixels, 200 x 300 gray, encoded through a sink. */
+    memset(&so, 0, sizeof so);
+    so.corners.corners[0].x = 150; so.corners.corners[0].y = 80;
+    so.corners.corners[1].x = 500; so.corners.corners[1].y = 80;
+    so.corners.corners[2].x = 500; so.corners.corners[2].y = 420;
+    so.corners.corners[3].x = 150; so.corners.corners[3].y = 420;
+    so.size.kind = IC_SIZE_PIXELS;
+    so.size.width = 300;
+    so.size.height = 200;
+    so.mode = IC_ENHANCE_GRAY;
+    ok &= ic_scan_plan_jpeg(jpeg, size, &so, &sp) == IC_OK;
+    ok &= sp.page_width == 300 && sp.page_height == 200 && sp.width == 200 && sp.height == 300 &&
+          sp.format == IC_FORMAT_GRAY8 && sp.orientation == 6;
+    block = malloc(sp.scratch_size + 64);
+    tb = malloc((size_t)sp.width * sp.height);
+    out.capacity = 1 << 20;
+    out.size = 0;
+    out.bytes = (uint8_t *)malloc(out.capacity);
+    if (!block || !tb || !out.bytes) return 0;
+    memset(&thumb, 0, sizeof thumb);
+    thumb.format = IC_FORMAT_GRAY8;
+    thumb.width = sp.width;
+    thumb.height = sp.height;
+    thumb.planes[0].data = (uint8_t *)tb;
+    thumb.planes[0].stride = (size_t)sp.width;
+    ok &= ic_scan_jpeg(jpeg, size, &sp, aligned64(block), sp.scratch_size, &thumb, collect, &out, &encoded) == IC_OK;
+    ok &= encoded == out.size && encoded > 0;
+    ic_jpeg_decode_options_init(&d);
+    d.format = IC_FORMAT_GRAY8;
+    ok &= ic_jpeg_decode_size(out.bytes, out.size, &d, &w, &h, NULL) == IC_OK && w == 200 && h == 300;
+    printf("host_c: scan %dx%d from crop %dx%d at %d/8, %zu bytes: %s\n", (int)sp.width, (int)sp.height,
+           (int)sp.crop.width, (int)sp.crop.height, (int)sp.scale_num, encoded, ok ? "ok" : "FAILED");
+    free(block);
+    free(tb);
+    free(out.bytes);
+    ic_jpeg_free(jpeg);
+    return ok;
 }
 
 int main(void) {
@@ -56,6 +211,7 @@ int main(void) {
     ok &= ic_image_copy(&s, &d) == IC_OK;
     ok &= check(src, dst, row_bytes, stride);
 
+    ok &= systems();
     printf("host_c: %s (imagecore %s, backend %s)\n", ok ? "ok" : "FAILED", ic_version_string(),
            ic_parallel_backend());
     free(src);

@@ -414,5 +414,6 @@ IC_API uint32_t ic_get_cpu_mask(void);
 #include "imagecore/detect.h"
 #include "imagecore/enhance.h"
 #include "imagecore/channels.h"
+#include "imagecore/pipeline.h"
 
 #endif /* IMAGECORE_H */

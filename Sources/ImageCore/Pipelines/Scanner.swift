@@ -1,3 +1,5 @@
+import CImageCore
+
 /// The document scanner: a photographed page (JPEG) in, an upright, rectified, enhanced page
 /// (JPEG) out, touching only the pixels it needs.
 ///
@@ -8,14 +10,14 @@
 ///    image that holds the page (plus 2 px for the interpolation, origin even for 4:2:0).
 /// 3. Only that crop is decoded, at that scale, straight to NV12 (colour) or GRAY8 (gray, bw).
 /// 4. The page is rectified from the planes into the output, with the EXIF orientation
-///    composed into the mapping (``PixelBuffer/rectify(from:quad:orientation:interpolation:fill:)``);
-///    the decoded crop is released.
-/// 5. The output is enhanced in place (``PixelBuffer/enhance(mode:cellSize:blackWhiteOffset:neutralChroma:)``)
-///    and encoded from its planes.
+///    composed into the mapping.
+/// 5. The output is enhanced in place and encoded from its planes.
 ///
-/// Pixel memory at peak is the decoded crop plus the output (both 1.5 B/px in colour, 1 B/px
-/// in gray); nothing is copied. ``ScanResult/peakPixelBytes`` reports it, measured by
-/// ``PixelAllocator``.
+/// Steps 2 to 4 are the C core's scan (`ic_scan_plan_jpeg`, `ic_scan_jpeg` in
+/// `imagecore/pipeline.h`), which C and C++ hosts call the same way. Pixel memory at peak is
+/// the output plus one scratch block holding the decoded crop, whose bytes the enhancement
+/// then reuses (1.5 B/px in colour, 1 B/px in gray); nothing is copied.
+/// ``ScanResult/peakPixelBytes`` reports it, measured by ``PixelAllocator``.
 public enum Scanner {
     /// What to scan and how.
     public struct Options: Sendable, Hashable {
@@ -63,28 +65,27 @@ public enum Scanner {
         public var peakPixelBytes: Int
     }
 
-    /// The decode plan for `corners` of a `width` × `height` image and an output `size`.
+    /// The decode plan for `corners` of a `width` × `height` image and an output `size`: the
+    /// C core's `ic_scan_plan_size` (which ``scan(_:options:)-(UnsafeRawBufferPointer,_)`` runs
+    /// with the file's own size and orientation).
     /// - Throws: `.invalidArgument` for a quad outside the image or degenerate.
     public static func plan(width: Int, height: Int, corners: Quad, size: RectifiedSize) throws(ImageError) -> Plan {
-        try corners.validate(width: width, height: height)
-        let out = try corners.rectifiedSize(size)
-        func dist(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
-        let across = min(dist(corners.topLeft, corners.topRight), dist(corners.bottomLeft, corners.bottomRight))
-        let down = min(dist(corners.topLeft, corners.bottomLeft), dist(corners.topRight, corners.bottomRight))
-        let n = try JPEG.pickScale(width: max(1, Int(across.rounded(.down))), height: max(1, Int(down.rounded(.down))),
-                                   targetWidth: out.width, targetHeight: out.height)
-        let scaled = try JPEG.scaledSize(width: width, height: height, eighths: n)
-        let fx = Double(scaled.width) / Double(width), fy = Double(scaled.height) / Double(height)
-        let pts = corners.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }
-        let margin = 2.0
-        var x0 = max(0, Int((pts.map(\.x).min()! - margin).rounded(.down)))
-        var y0 = max(0, Int((pts.map(\.y).min()! - margin).rounded(.down)))
-        x0 &= ~1; y0 &= ~1
-        let x1 = min(scaled.width, Int((pts.map(\.x).max()! + margin).rounded(.up)))
-        let y1 = min(scaled.height, Int((pts.map(\.y).max()! + margin).rounded(.up)))
-        let crop = JPEG.Rect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
-        let q = Quad(pts.map { Point(x: $0.x - Double(x0), y: $0.y - Double(y0)) })
-        return Plan(scale: n, crop: crop, quadInCrop: q, width: out.width, height: out.height)
+        var o = cOptions(Options(corners: corners, size: size))
+        var plan = ic_scan_plan()
+        try ImageError.check(ic_scan_plan_size(Int32(clamping: width), Int32(clamping: height), 1, &o, &plan),
+                             "scan plan: \(corners) in \(width)x\(height), size \(size)")
+        return Plan(c: plan)
+    }
+
+    static func cOptions(_ options: Options) -> ic_scan_options {
+        var o = ic_scan_options()
+        if let corners = options.corners { o.corners = corners.c }
+        o.size = options.size.c
+        o.mode = options.mode.c
+        o.no_enhance = options.enhance ? 0 : 1
+        o.interpolation = options.interpolation.c
+        o.quality = Int32(clamping: options.quality)
+        return o
     }
 
     /// Detects the page on a 1/8 GRAY8 decode; the corners in full-size stored pixels.
@@ -119,23 +120,38 @@ public enum Scanner {
     }
 
     static func scanMeasured(_ jpeg: UnsafeRawBufferPointer, options: Options) throws(ImageError) -> ScanResult {
-        let info = try JPEG.info(jpeg)
         var detected = false
-        let corners: Quad
-        if let given = options.corners { corners = given } else { corners = try detect(jpeg); detected = true }
-        let plan = try plan(width: info.width, height: info.height, corners: corners, size: options.size)
-        let format: PixelFormat = options.mode == .color ? .nv12 : .gray8
-        var page: PixelBuffer
+        var request = options
+        if request.corners == nil { request.corners = try detect(jpeg); detected = true }
+        let data = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        var o = cOptions(request)
+        var plan = ic_scan_plan()
+        try ImageError.check(ic_scan_plan_jpeg(data, jpeg.count, &o, &plan),
+                             "scan plan: corners \(request.corners!), size \(request.size)")
+        guard let format = PixelFormat(plan.format) else { throw ImageError(.internalError, "scan plan format") }
+        var page = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format)
+        var status = IC_OK
         do {
-            let crop = try JPEG.decode(jpeg, format: format, options: .init(scale: .eighths(plan.scale), crop: plan.crop))
-            let shown = crop.orientation.displaySize(width: plan.width, height: plan.height)
-            page = try PixelBuffer(width: shown.width, height: shown.height, format: format)
-            try page.rectify(from: crop, quad: plan.quadInCrop, orientation: crop.orientation,
-                             interpolation: options.interpolation, fill: format == .nv12 ? [255, 128, 128] : [255])
-        } // the decoded crop is freed here, before enhancement and encoding
-        if options.enhance { try page.enhance(mode: options.mode) }
+            // The decoded crop lives in the scratch, whose bytes the enhancement then reuses.
+            let scratch = try ScratchBuffer(bytes: plan.scratch_size)
+            status = scratch.withUnsafeBytes { raw in
+                page.withUnsafeMutableImage { dst in
+                    ic_scan_jpeg(data, jpeg.count, &plan, raw.baseAddress, raw.count, dst, nil, nil, nil)
+                }
+            }
+        } // the scratch is freed here, before encoding
+        try ImageError.check(status, "scan: \(plan.crop.width)x\(plan.crop.height) crop at \(plan.scale_num)/8 -> \(page.width)x\(page.height)")
         let bytes = try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up))
-        return ScanResult(jpeg: bytes, corners: corners, detected: detected, plan: plan, width: page.width,
-                          height: page.height, orientation: info.orientation, peakPixelBytes: 0)
+        return ScanResult(jpeg: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,
+                          height: page.height, orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
+                          peakPixelBytes: 0)
+    }
+}
+
+extension Scanner.Plan {
+    init(c p: ic_scan_plan) {
+        self.init(scale: Int(p.scale_num),
+                  crop: JPEG.Rect(x: Int(p.crop.x), y: Int(p.crop.y), width: Int(p.crop.width), height: Int(p.crop.height)),
+                  quadInCrop: Quad(p.quad_in_crop), width: Int(p.page_width), height: Int(p.page_height))
     }
 }

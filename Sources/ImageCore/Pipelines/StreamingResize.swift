@@ -15,9 +15,9 @@ import CImageCore
 ///
 /// Memory: the destination, plus one scratch block (``scratchBytes``) holding the coefficient
 /// tables and the ring — ``ringRows`` rows of `width × channels` int16 values (plus one
-/// source-width int16 row for premultiplied or pre-reduced sources). The scratch is a
-/// ``PixelBuffer``, so the counting allocator (``PixelAllocator``) sees it. The source is
-/// never held: a pushed row is only read during the push.
+/// source-width int16 row for premultiplied or pre-reduced sources). The scratch comes from
+/// the counting allocator (``PixelAllocator``), which sees it like pixel memory. The source
+/// is never held: a pushed row is only read during the push.
 ///
 /// GRAY8, RGB8 and RGBA8. RGBA is filtered as ``AlphaMode/opaque`` (four independent
 /// channels) unless another alpha mode is given.
@@ -30,8 +30,9 @@ public struct StreamingResizer: ~Copyable {
     /// The intermediate rows the ring holds: the largest vertical filter window.
     public let ringRows: Int
     /// The C stream's memory: tables, ring and row scratch.
-    var scratch: PixelBuffer
-    /// The C stream, inside `scratch` (whose storage never moves).
+    let scratch: ScratchBuffer
+    /// The C stream, inside `scratch` (owned by this value, so it lives as long as the
+    /// pointer is used, and never moves).
     let stream: OpaquePointer
     /// The next source row expected (rows pushed so far).
     public private(set) var nextRow = 0
@@ -58,12 +59,9 @@ public struct StreamingResizer: ~Copyable {
                                    width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: 1)
         var size = 0
         try ImageError.check(ic_resize_stream_size(&p, &size), detail)
-        // One contiguous block: rows of `chunk` bytes (a multiple of the alignment, so no
-        // padding between rows), as few bytes past `size` as the dimension limit allows.
-        let chunk = 64 * max(1, (size + 64 * 65535 - 1) / (64 * 65535))
-        let sc = try PixelBuffer(width: chunk, height: (size + chunk - 1) / chunk, format: .gray8, alignment: 64)
+        let sc = try ScratchBuffer(bytes: size)
         var made: OpaquePointer? = nil
-        try ImageError.check(ic_resize_stream_init(sc.descriptor.planes.0.data, sc.byteCount, &p, &made), detail)
+        try ImageError.check(ic_resize_stream_init(sc.base, sc.count, &p, &made), detail)
         var ring: Int32 = 0
         _ = ic_resize_stream_ring_rows(made, &ring)
         self.sourceWidth = sourceWidth; self.sourceHeight = sourceHeight
@@ -77,7 +75,7 @@ public struct StreamingResizer: ~Copyable {
 
     /// Bytes of the scratch block (tables, ring and row scratch): the only pixel memory
     /// besides the destination.
-    public var scratchBytes: Int { scratch.byteCount }
+    public var scratchBytes: Int { scratch.count }
 
     /// Whether every source row has been pushed (and so every output row written).
     public var isComplete: Bool { nextRow == sourceHeight }

@@ -20,12 +20,14 @@ public struct StreamedThumbnail: ~Copyable {
 }
 
 /// Streamed JPEG thumbnails: decode at the smallest DCT scale the size allows, in bands of
-/// rows fed into a ``StreamingResizer`` as they arrive, then the EXIF orientation applied on
-/// the small result. The decoded image never exists whole: pixel memory is the thumbnail,
-/// the resizer's scratch (its coefficient tables and a ring of int16 rows of the thumbnail's
-/// width, one per vertical filter tap) and, for the orientations
-/// that swap width and height, one more thumbnail-sized buffer for the turn. The decoder's
-/// band (``JPEG/DecodeOptions/bandRows`` rows of the decoded width) is its own scratch.
+/// rows fed into a streaming Lanczos-3 resize as they arrive, then the EXIF orientation
+/// applied on the small result — the C core's one-call thumbnail (`ic_thumbnail_plan_jpeg`
+/// and `ic_thumbnail_jpeg` in `imagecore/pipeline.h`), which C and C++ hosts call the same
+/// way. The decoded image never exists whole: pixel memory is the thumbnail plus one scratch
+/// block (the resize's coefficient tables and a ring of int16 rows of the thumbnail's width,
+/// one per vertical filter tap; for the orientations that swap width and height, also the
+/// thumbnail before the turn). The decoder's band (``JPEG/DecodeOptions/bandRows`` rows of
+/// the decoded width) is its own scratch.
 public enum Thumbnailer {
     /// A thumbnail of `jpeg` as large as fits in `maxWidth` × `maxHeight` in display
     /// orientation, aspect kept, never upscaled.
@@ -40,41 +42,36 @@ public enum Thumbnailer {
                                  bandRows: Int = 16, limits: JPEG.DecodeOptions = .init()) throws(ImageError) -> StreamedThumbnail {
         guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
         guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
-        let info = try JPEG.info(jpeg)
-        // The target in stored orientation.
-        let (tw, th) = info.orientation.swapsDimensions ? (maxHeight, maxWidth) : (maxWidth, maxHeight)
-        let out = try ResizeGeometry.fit(width: info.width, height: info.height, maxWidth: tw, maxHeight: th, upscale: false)
-        let scale = try JPEG.pickScale(width: info.width, height: info.height, targetWidth: out.width,
-                                       targetHeight: out.height, minResidual: minResidual)
-        var options = limits
-        options.scale = .eighths(scale)
-        options.crop = nil
-        options.bandRows = bandRows
-        let decoded = try JPEG.decodedSize(jpeg, format: format, options: options)
-        var resizer = try StreamingResizer(format: format, sourceWidth: decoded.width, sourceHeight: decoded.height,
-                                           width: out.width, height: out.height)
-        var image = try PixelBuffer(width: out.width, height: out.height, format: format,
+        var options = ic_thumbnail_options()
+        options.max_width = Int32(clamping: maxWidth)
+        options.max_height = Int32(clamping: maxHeight)
+        options.format = format.cValue
+        options.min_residual = minResidual
+        options.band_rows = Int32(clamping: bandRows)
+        options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
+        var plan = ic_thumbnail_plan()
+        try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
+                                                    &options, &plan),
+                             "thumbnail \(maxWidth)x\(maxHeight) of a \(jpeg.count)-byte JPEG")
+        var image = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format,
                                     alphaMode: format == .rgba8 ? .opaque : .straight)
-        let report = try JPEG.decodeStream(jpeg, format: format, options: options) { (band: borrowing JPEG.Band) throws(ImageError) in
-            let stride = band.plane(0).stride
-            try band.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
-                try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
-                    try resizer.push(rows: p.baseAddress!, stride: stride, count: band.rowCount, into: &image)
+        var result = ic_jpeg_decode_result()
+        var status = IC_OK
+        do {
+            let scratch = try ScratchBuffer(bytes: plan.scratch_size)
+            status = scratch.withUnsafeBytes { raw in
+                image.withUnsafeMutableImage { dst in
+                    ic_thumbnail_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count, &plan,
+                                      raw.baseAddress, raw.count, dst, &result)
                 }
             }
-        }
-        guard resizer.nextRow == decoded.height else {
-            throw ImageError(.corruptData, "thumbnail: decoder delivered \(resizer.nextRow) of \(decoded.height) rows")
-        }
-        image.orientation = report.orientation
-        if report.orientation.swapsDimensions {
-            image = try image.upright()
-        } else {
-            try image.apply(report.orientation)
-            image.orientation = .up
-        }
-        return StreamedThumbnail(image: image, scale: scale, decodedWidth: decoded.width, decodedHeight: decoded.height,
-                         orientation: report.orientation, report: report)
+        } // the scratch is freed here
+        try ImageError.check(status, JPEG.DecodeReport.text(result))
+        image.orientation = .up
+        return StreamedThumbnail(image: image, scale: Int(plan.scale_num), decodedWidth: Int(plan.decoded_width),
+                                 decodedHeight: Int(plan.decoded_height),
+                                 orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
+                                 report: JPEG.DecodeReport(result))
     }
 
     /// ``thumbnail(_:maxWidth:maxHeight:format:minResidual:bandRows:)-(UnsafeRawBufferPointer,_,_,_,_,_)``

@@ -1,0 +1,216 @@
+/**
+ * @file imagecore/pipeline.h
+ * @brief The systems, for C and C++ hosts: a JPEG thumbnail and a document scan, each as a
+ *        plan (what to decode, at which DCT scale and crop) and one call that runs it into
+ *        caller memory. The Swift `Thumbnailer` and `Scanner` are these calls.
+ *
+ * Both follow the library's rule: no pixel memory is allocated. A plan says how many bytes
+ * of scratch its run needs (`scratch_size`, 64-byte aligned); the output image is the
+ * caller's. libjpeg's own per-decompressor state (and its decode band) comes from libjpeg's
+ * pool as in every decode.
+ *
+ * Included by imagecore.h; may also be included on its own.
+ */
+#ifndef IMAGECORE_PIPELINE_H
+#define IMAGECORE_PIPELINE_H
+
+#include "../imagecore.h"
+#include "enhance.h"
+#include "geometry.h"
+#include "jpeg.h"
+#include "warp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/** @name Thumbnail                                                            */
+/* ------------------------------------------------------------------------- */
+
+/** Where a thumbnail's pixels come from: the path the plan chose. Later sources (the
+ *  embedded EXIF thumbnail, a progressive file's low-frequency scans) get values of their
+ *  own, so a host can see which was used. */
+typedef enum ic_thumbnail_source {
+    /** The image data decoded at DCT scale `scale_num`/8 in bands, each band pushed through
+     *  a streaming Lanczos-3 resize (::ic_resize_stream_push_rows) as it arrives, then the
+     *  EXIF orientation applied to the small result. The decoded image never exists whole. */
+    IC_THUMBNAIL_SOURCE_SCALED_DECODE = 0
+} ic_thumbnail_source;
+
+/** What thumbnail to make. max_width and max_height must be set; the other zero fields take
+ *  the defaults. */
+typedef struct ic_thumbnail_options {
+    int32_t max_width;    /**< The thumbnail fits in max_width x max_height as displayed (after
+                               the EXIF orientation), aspect kept, never upscaled; >= 1. */
+    int32_t max_height;
+    ic_format format;     /**< RGBA8 (alpha 255; IC_FORMAT_INVALID = RGBA8), RGB8 or GRAY8. */
+    double min_residual;  /**< The decode scale covers the target times this (see
+                               ::ic_jpeg_pick_scale); below 1 (or NaN) = 1. */
+    int32_t band_rows;    /**< Rows per decoded band; 0 = 16. */
+    ic_jpeg_decode_options decode; /**< The decoder's limits and flags (max_pixels, max_scans,
+                               max_memory, min_valid_permille, flags; zero = defaults); its
+                               format, scale, crop and band_rows are the plan's. */
+} ic_thumbnail_options;
+
+/** A thumbnail plan: the path chosen and every size along it. */
+typedef struct ic_thumbnail_plan {
+    ic_thumbnail_source source; /**< The path chosen. */
+    ic_format format;           /**< The output format. */
+    int32_t source_width;       /**< The JPEG's size (stored orientation). */
+    int32_t source_height;
+    int32_t orientation;        /**< The EXIF orientation (1..8), applied to the output. */
+    int32_t scale_num;          /**< DCT scale M/8 of the decode. */
+    int32_t decoded_width;      /**< The decoded size at that scale (stored orientation). */
+    int32_t decoded_height;
+    int32_t resized_width;      /**< The resize's output (stored orientation). */
+    int32_t resized_height;
+    int32_t width;              /**< The thumbnail as displayed: the output image's size. */
+    int32_t height;
+    ic_jpeg_decode_options decode; /**< The decode the run makes (scale, format, bands, limits). */
+    size_t resize_bytes;        /**< Scratch of the streaming resize (tables and ring). */
+    size_t turn_bytes;          /**< Scratch of the stored-orientation thumbnail for the
+                                     orientations 5..8 that swap width and height (else 0). */
+    size_t scratch_size;        /**< resize_bytes + turn_bytes: what ::ic_thumbnail_jpeg needs. */
+} ic_thumbnail_plan;
+
+/**
+ * Plans a thumbnail of a JPEG: reads its header (no pixels), fits the target in stored
+ * orientation, picks the smallest DCT scale that covers it (times `min_residual`) and sizes
+ * the scratch.
+ * @param data     the JPEG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  the target; see ::ic_thumbnail_options.
+ * @param plan     receives the plan.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null `options` or `plan`, a target < 1, a bad
+ *         format or band height;
+ *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED, IC_ERR_TOO_LARGE as ::ic_jpeg_decode_size
+ *         reports them for the file at the chosen scale.
+ */
+IC_API ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
+                                        ic_thumbnail_plan *plan);
+
+/**
+ * Makes the planned thumbnail into `dst`: the streamed decode and resize, then the EXIF
+ * orientation (in place for 2..4; for 5..8 from the stored-orientation thumbnail in the
+ * scratch into `dst`). The bytes equal a one-shot decode at the plan's scale resized with
+ * Lanczos-3 (RGBA as opaque) and oriented with ::ic_image_orient.
+ * @param data          the same bytes the plan was made from.
+ * @param size          their count.
+ * @param plan          from ::ic_thumbnail_plan_jpeg.
+ * @param scratch       64-byte aligned, at least `plan->scratch_size` bytes; its contents
+ *                      are not kept.
+ * @param scratch_size  bytes at `scratch`.
+ * @param dst           a valid image of the plan's format and `width` x `height` (its alpha
+ *                      mode is not changed).
+ * @param result        optional; the decode's orientation, warnings and message.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null or invalid argument, a `dst` of another format
+ *         or size, misaligned scratch, a file that is not the one planned;
+ *         IC_ERR_BUFFER_TOO_SMALL for too little scratch;
+ *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED, IC_ERR_TOO_LARGE from the decoder (also
+ *         IC_ERR_CORRUPT_DATA when it delivers fewer rows than planned).
+ */
+IC_API ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_plan *plan, void *scratch,
+                                   size_t scratch_size, ic_image *dst, ic_jpeg_decode_result *result);
+
+/* ------------------------------------------------------------------------- */
+/** @name Document scan                                                        */
+/* ------------------------------------------------------------------------- */
+
+/** What page to scan and how. The corners are given (find them with ::ic_detect_page, e.g.
+ *  on a 1/8 GRAY8 decode, scaled back to full size). Zero fields but the corners and the
+ *  size take the defaults. */
+typedef struct ic_scan_options {
+    ic_quad corners;               /**< The page in stored (file) pixels of the full-size image. */
+    ic_size_request size;          /**< The output size in the page's frame (before the turn). */
+    ic_enhance_mode mode;          /**< COLOR (NV12 output) or GRAY / BW (GRAY8 output). */
+    int32_t no_enhance;            /**< Non-zero: a plain rectified page. */
+    ic_interpolation interpolation; /**< Of the rectification. */
+    int32_t quality;               /**< JPEG quality of the encoded page, 1..100; 0 = 85. */
+    ic_jpeg_decode_options decode; /**< The decoder's limits and flags (zero = defaults); its
+                                        format, scale, crop and band_rows are the plan's. */
+} ic_scan_options;
+
+/** A scan plan: where and how much to decode for one page. */
+typedef struct ic_scan_plan {
+    ic_scan_options options;  /**< The request, defaults filled in. */
+    int32_t source_width;     /**< The JPEG's size (stored orientation). */
+    int32_t source_height;
+    int32_t orientation;      /**< The EXIF orientation, composed into the rectification. */
+    int32_t scale_num;        /**< DCT scale M/8: the smallest at which the page's shorter
+                                   opposite sides still cover the output size. */
+    ic_rect crop;             /**< The crop of the scaled image decoded: the page plus 2 px,
+                                   origin even (4:2:0). */
+    ic_quad quad_in_crop;     /**< The corners inside the crop. */
+    int32_t page_width;       /**< The output size in the page's frame. */
+    int32_t page_height;
+    int32_t width;            /**< The output as displayed: the destination's size. */
+    int32_t height;
+    ic_format format;         /**< NV12 (colour) or GRAY8. */
+    size_t crop_bytes;        /**< Scratch of the decoded crop (64-byte aligned planes). */
+    size_t enhance_bytes;     /**< Scratch of the enhancement (reuses the crop's bytes). */
+    size_t scratch_size;      /**< max(crop_bytes, enhance_bytes): what ::ic_scan_jpeg needs. */
+} ic_scan_plan;
+
+/**
+ * Plans a scan of an image whose header is known: checks the corners, sizes the output,
+ * picks the DCT scale and the crop that holds the page, and sizes the scratch.
+ * @param width        the JPEG's width (stored orientation), >= 1.
+ * @param height       its height, >= 1.
+ * @param orientation  its EXIF orientation 1..8 (0 = 1).
+ * @param options      the page and the output; see ::ic_scan_options.
+ * @param plan         receives the plan.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null argument, a size < 1, a bad orientation,
+ *         corners that ::ic_quad_validate refuses against the image, a bad size request,
+ *         mode, interpolation or quality;
+ *         IC_ERR_TOO_LARGE for a size or an output side above ::IC_MAX_DIMENSION or a
+ *         source above `options->decode.max_pixels`.
+ */
+IC_API ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orientation, const ic_scan_options *options,
+                                   ic_scan_plan *plan);
+
+/**
+ * ::ic_scan_plan_size for a JPEG file, its size and orientation read from the header
+ * (::ic_jpeg_probe; no pixels).
+ * @param data     the JPEG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  the page and the output; see ::ic_scan_options.
+ * @param plan     receives the plan.
+ * @return as ::ic_scan_plan_size; IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED as ::ic_jpeg_probe.
+ */
+IC_API ic_status ic_scan_plan_jpeg(const uint8_t *data, size_t size, const ic_scan_options *options,
+                                   ic_scan_plan *plan);
+
+/**
+ * Runs a scan plan: decodes only the crop at the plan's scale into the scratch, rectifies
+ * the page into `dst` with the EXIF orientation composed into the mapping, enhances it in
+ * place (the enhancement's scratch reuses the crop's bytes), and, when `write` is given,
+ * encodes `dst` (the plan's quality, EXIF orientation 1) through it.
+ * @param data          the same bytes the plan was made from.
+ * @param size          their count.
+ * @param plan          from ::ic_scan_plan_jpeg (or ::ic_scan_plan_size for this file).
+ * @param scratch       64-byte aligned, at least `plan->scratch_size` bytes.
+ * @param scratch_size  bytes at `scratch`.
+ * @param dst           a valid image of the plan's format and `width` x `height`.
+ * @param write         optional: receives the encoded page (see ::ic_jpeg_encode_to).
+ * @param context       passed to `write`.
+ * @param encoded_size  optional: receives the encoded byte count (0 without `write`).
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null or invalid argument, a `dst` of another format
+ *         or size, misaligned scratch, a crop outside the file (not the file planned);
+ *         IC_ERR_BUFFER_TOO_SMALL for too little scratch;
+ *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED, IC_ERR_TOO_LARGE from the decoder;
+ *         any status `write` returns.
+ */
+IC_API ic_status ic_scan_jpeg(const uint8_t *data, size_t size, const ic_scan_plan *plan, void *scratch,
+                              size_t scratch_size, ic_image *dst, ic_jpeg_write_fn write, void *context,
+                              size_t *encoded_size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* IMAGECORE_PIPELINE_H */

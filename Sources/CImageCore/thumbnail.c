@@ -1,0 +1,158 @@
+/* The JPEG thumbnail (imagecore/pipeline.h): a plan from the header, and one call that
+ * streams the decoded bands through the row-push resize and orients the small result. */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { THUMB_ALIGN = 64, THUMB_BAND_ROWS = 16 };
+
+static size_t align_up(size_t v) { return (v + THUMB_ALIGN - 1) / THUMB_ALIGN * THUMB_ALIGN; }
+
+static int32_t channels_of(ic_format f) { return f == IC_FORMAT_RGBA8 ? 4 : f == IC_FORMAT_RGB8 ? 3 : 1; }
+
+static int swaps(int32_t orientation) { return orientation >= 5 && orientation <= 8; }
+
+/* The largest w x h with the source's aspect inside max_w x max_h, never upscaled (the
+ * aspect ratios compared exactly, the other side rounded half away from zero). */
+static void fit(int32_t w, int32_t h, int32_t max_w, int32_t max_h, int32_t *ow, int32_t *oh) {
+    if (w <= max_w && h <= max_h) { *ow = w; *oh = h; return; }
+    if ((int64_t)w * max_h >= (int64_t)h * max_w) {
+        const double s = floor((double)h * (double)max_w / (double)w + 0.5);
+        *ow = max_w;
+        *oh = s < 1 ? 1 : s > max_h ? max_h : (int32_t)s;
+    } else {
+        const double s = floor((double)w * (double)max_h / (double)h + 0.5);
+        *ow = s < 1 ? 1 : s > max_w ? max_w : (int32_t)s;
+        *oh = max_h;
+    }
+}
+
+/* The resize of the plan: Lanczos-3, RGBA read as opaque, one thread (it runs per band). */
+static ic_resize_params resize_params(const ic_thumbnail_plan *p) {
+    ic_resize_params r;
+    memset(&r, 0, sizeof r);
+    r.format = p->format;
+    r.alpha = IC_ALPHA_OPAQUE;
+    r.src_width = p->decoded_width;
+    r.src_height = p->decoded_height;
+    r.dst_width = p->resized_width;
+    r.dst_height = p->resized_height;
+    r.filter = IC_RESIZE_LANCZOS3;
+    r.max_threads = 1;
+    return r;
+}
+
+ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
+                                 ic_thumbnail_plan *plan) {
+    if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
+    ic_thumbnail_options o = *options;
+    if (o.format == IC_FORMAT_INVALID) o.format = IC_FORMAT_RGBA8;
+    if (o.format != IC_FORMAT_RGBA8 && o.format != IC_FORMAT_RGB8 && o.format != IC_FORMAT_GRAY8)
+        return IC_ERR_INVALID_ARGUMENT;
+    if (o.max_width < 1 || o.max_height < 1 || o.band_rows < 0 || o.band_rows > IC_MAX_DIMENSION)
+        return IC_ERR_INVALID_ARGUMENT;
+    if (!(o.min_residual >= 1)) o.min_residual = 1; /* also NaN */
+    ic_jpeg_info info;
+    ic_status st = ic_jpeg_probe(data, size, &info);
+    if (st != IC_OK) return st;
+
+    ic_thumbnail_plan p;
+    memset(&p, 0, sizeof p);
+    p.source = IC_THUMBNAIL_SOURCE_SCALED_DECODE;
+    p.format = o.format;
+    p.source_width = info.width;
+    p.source_height = info.height;
+    p.orientation = info.orientation >= 1 && info.orientation <= 8 ? info.orientation : 1;
+    /* The caller's limits and flags; format, scale, crop and bands are the plan's. */
+    p.decode = o.decode;
+    p.decode.format = o.format;
+    p.decode.band_rows = o.band_rows ? o.band_rows : THUMB_BAND_ROWS;
+    p.decode.crop_x = p.decode.crop_y = p.decode.crop_width = p.decode.crop_height = 0;
+    /* The target in stored orientation. */
+    const int32_t tw = swaps(p.orientation) ? o.max_height : o.max_width;
+    const int32_t th = swaps(p.orientation) ? o.max_width : o.max_height;
+    fit(info.width, info.height, tw, th, &p.resized_width, &p.resized_height);
+    st = ic_jpeg_pick_scale(info.width, info.height, p.resized_width, p.resized_height, o.min_residual,
+                            &p.scale_num);
+    if (st != IC_OK) return st;
+    p.decode.scale_num = p.scale_num;
+    st = ic_jpeg_decode_size(data, size, &p.decode, &p.decoded_width, &p.decoded_height, NULL);
+    if (st != IC_OK) return st;
+    p.width = swaps(p.orientation) ? p.resized_height : p.resized_width;
+    p.height = swaps(p.orientation) ? p.resized_width : p.resized_height;
+    ic_resize_params r = resize_params(&p);
+    if ((st = ic_resize_stream_size(&r, &p.resize_bytes)) != IC_OK) return st;
+    p.resize_bytes = align_up(p.resize_bytes);
+    if (swaps(p.orientation))
+        p.turn_bytes = align_up((size_t)p.resized_width * (size_t)channels_of(p.format) * (size_t)p.resized_height);
+    p.scratch_size = p.resize_bytes + p.turn_bytes;
+    *plan = p;
+    return IC_OK;
+}
+
+typedef struct thumb_run {
+    ic_resize_stream *stream;
+    ic_image *target;
+    int32_t width;
+    int32_t pushed;
+    ic_status status;
+} thumb_run;
+
+/* The decoder's band callback: the band's rows into the resize. */
+static int push_band(void *context, const ic_image *band, int32_t first_row) {
+    thumb_run *r = (thumb_run *)context;
+    if (first_row != r->pushed || band->width != r->width) { /* not the file planned */
+        r->status = IC_ERR_INVALID_ARGUMENT;
+        return 1;
+    }
+    r->status = ic_resize_stream_push_rows(r->stream, band->planes[0].data, band->planes[0].stride, band->height,
+                                           band->width, r->target, NULL);
+    if (r->status != IC_OK) return 1;
+    r->pushed += band->height;
+    return 0;
+}
+
+ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_plan *plan, void *scratch,
+                            size_t scratch_size, ic_image *dst, ic_jpeg_decode_result *result) {
+    if (result) memset(result, 0, sizeof *result);
+    if (!plan || !scratch || ((uintptr_t)scratch & (THUMB_ALIGN - 1))) return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_image_validate(dst);
+    if (st != IC_OK) return st;
+    if (dst->format != plan->format || dst->width != plan->width || dst->height != plan->height ||
+        plan->source != IC_THUMBNAIL_SOURCE_SCALED_DECODE || plan->orientation < 1 || plan->orientation > 8)
+        return IC_ERR_INVALID_ARGUMENT;
+    const size_t turn_row = (size_t)plan->resized_width * (size_t)channels_of(plan->format);
+    if (scratch_size < plan->scratch_size || plan->scratch_size < plan->resize_bytes + plan->turn_bytes ||
+        (swaps(plan->orientation) && plan->turn_bytes < turn_row * (size_t)plan->resized_height))
+        return IC_ERR_BUFFER_TOO_SMALL;
+    uint8_t *mem = (uint8_t *)scratch;
+    ic_resize_params r = resize_params(plan);
+    ic_resize_stream *stream = NULL;
+    if ((st = ic_resize_stream_init(mem, plan->resize_bytes, &r, &stream)) != IC_OK) return st;
+
+    /* The resize writes the stored-orientation thumbnail: into dst, or for a turn into the
+     * scratch after the stream. */
+    ic_image turn;
+    ic_image *target = dst;
+    if (swaps(plan->orientation)) {
+        memset(&turn, 0, sizeof turn);
+        turn.format = plan->format;
+        turn.alpha = IC_ALPHA_OPAQUE;
+        turn.width = plan->resized_width;
+        turn.height = plan->resized_height;
+        turn.planes[0].data = mem + plan->resize_bytes;
+        turn.planes[0].stride = turn_row;
+        target = &turn;
+    }
+    thumb_run run = {stream, target, plan->decoded_width, 0, IC_OK};
+    ic_jpeg_decode_options d = plan->decode;
+    d.format = plan->format;
+    d.scale_num = plan->scale_num;
+    st = ic_jpeg_decode_stream(data, size, &d, push_band, &run, result);
+    if (st == IC_ERR_CANCELLED && run.status != IC_OK) return run.status;
+    if (st != IC_OK) return st;
+    if (run.pushed != plan->decoded_height) return IC_ERR_CORRUPT_DATA;
+    if (swaps(plan->orientation)) return ic_image_orient(&turn, dst, (ic_orientation)plan->orientation);
+    return ic_image_orient_in_place(dst, (ic_orientation)plan->orientation);
+}
