@@ -4,6 +4,7 @@
  * pass writes only its columns, so the conversion visits only those. The stream hands bands of
  * rows to a callback (non-interlaced files only). */
 #include "png_internal.h"
+#include "row.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,13 +89,13 @@ static void convert(const png_plan *p, const uint8_t *src, uint8_t *dst, int32_t
     if (p->conv == CONV_NONE) return;
     if (dx == 1) {
         if (p->conv == CONV_ROUND16) ic_png_round16_row_c((const uint16_t *)(const void *)src, dst, p->dc, width);
-        else ic_channels_row_c(src, 3, dst, 1, width);
+        else ic_row_luma_c(src, 3, dst, (size_t)width);
         return;
     }
     for (int32_t x = x0; x < width; x += dx) {
         if (p->conv == CONV_ROUND16)
             ic_png_round16_row_c((const uint16_t *)(const void *)(src + (size_t)x * 8), dst + (size_t)x * p->dc, p->dc, 1);
-        else ic_channels_row_c(src + (size_t)x * 3, 3, dst + x, 1, 1);
+        else dst[x] = ic__luma(src[3 * (size_t)x], src[3 * (size_t)x + 1], src[3 * (size_t)x + 2]);
     }
 }
 

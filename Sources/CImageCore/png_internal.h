@@ -44,11 +44,8 @@ IC_INTERNAL int32_t ic__png_exif_orientation(const uint8_t *data, size_t size, i
  * Scalar references (no vector versions: zlib's inflate dominates a PNG decode). */
 
 /* n RGBA16 pixels (host-endian, libspng's SPNG_FMT_RGBA16) to dc = 4 (RGBA8), 3 (RGB8, alpha
- * dropped) or 1 (GRAY8: BT.601 luma of the rounded RGB) channels, each sample rounded
+ * dropped) or 1 (GRAY8: the library's luma of the rounded RGB, row.h) channels, each sample rounded
  * (v + 128) / 257. */
 IC_INTERNAL void ic_png_round16_row_c(const uint16_t *rgba16, uint8_t *dst, int dc, int32_t n);
-
-/* n RGB8 pixels to GRAY8 (BT.601 luma, channels.c's reference kernel). */
-IC_INTERNAL void ic_channels_row_c(const uint8_t *s, int sc, uint8_t *d, int dc, int32_t n);
 
 #endif

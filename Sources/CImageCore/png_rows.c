@@ -1,6 +1,7 @@
 /* PNG row kernels: 16-bit samples rounded to 8 bits (libspng's own RGBA8 output truncates
  * them, v >> 8, which is up to 1 LSB low), with the channel layout of the destination. */
 #include "png_internal.h"
+#include "row.h"
 
 static inline uint8_t round16(uint32_t v) { return (uint8_t)((v + 128u) / 257u); }
 
@@ -15,8 +16,7 @@ void ic_png_round16_row_c(const uint16_t *s, uint8_t *d, int dc, int32_t n) {
         }
     } else {
         for (int32_t x = 0; x < n; x++, s += 4) {
-            const uint8_t rgb[3] = {round16(s[0]), round16(s[1]), round16(s[2])};
-            ic_channels_row_c(rgb, 3, d + x, 1, 1);
+            d[x] = ic__luma(round16(s[0]), round16(s[1]), round16(s[2]));
         }
     }
 }

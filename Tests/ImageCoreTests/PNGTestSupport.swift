@@ -26,16 +26,17 @@ enum PNGFixtures {
     static func expectedRGBA(_ name: String) throws -> [UInt8] { try bytes(name, "rgba") }
 
     /// RGBA8 reference reduced to `format` by the documented rules: RGB drops alpha; GRAY8 is
-    /// the BT.601 luma (19595 R + 38470 G + 7471 B + 32768) >> 16 of the RGB.
+    /// the library's BT.601 luma (9798 R + 19235 G + 3735 B + 16384) >> 15 of the RGB.
     static func reduce(_ rgba: [UInt8], to format: PixelFormat) -> [UInt8] {
         switch format {
         case .rgba8: return rgba
         case .rgb8: return stride(from: 0, to: rgba.count, by: 4).flatMap { rgba[$0..<($0 + 3)] }
         default:
+            // The library's one luma (row.h; the Y of BT.601 full-range YUV), Q15.
             return stride(from: 0, to: rgba.count, by: 4).map { (i: Int) -> UInt8 in
-                let r: UInt32 = 19595 * UInt32(rgba[i]), g: UInt32 = 38470 * UInt32(rgba[i + 1])
-                let b: UInt32 = 7471 * UInt32(rgba[i + 2])
-                return UInt8((r + g + b + 32768) >> 16)
+                let r: UInt32 = 9798 * UInt32(rgba[i]), g: UInt32 = 19235 * UInt32(rgba[i + 1])
+                let b: UInt32 = 3735 * UInt32(rgba[i + 2])
+                return UInt8((r + g + b + 16384) >> 15)
             }
         }
     }
