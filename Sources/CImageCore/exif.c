@@ -31,6 +31,49 @@ static int read_u32(const tiff *t, uint64_t off, uint32_t *v) {
 
 enum { TAG_ORIENTATION = 0x0112, TYPE_SHORT = 3, TYPE_LONG = 4, ENTRY_BYTES = 12 };
 
+/* Finds IFD0's orientation entry: its byte offset from `data` (past any "Exif\0\0" prefix),
+ * its type and the TIFF byte order; 0 when there is no well-formed entry. */
+static size_t find_orientation(const uint8_t *data, size_t size, uint32_t *type_out, int *big_endian) {
+    size_t skip = 0;
+    if (!data) return 0;
+    if (size >= 6 && memcmp(data, "Exif", 5) == 0) skip = 6;
+    const uint8_t *p = data + skip;
+    const size_t n = size - skip;
+    if (n < 8) return 0;
+    tiff t = {p, n, 0};
+    if (p[0] == 'I' && p[1] == 'I') t.big_endian = 0;
+    else if (p[0] == 'M' && p[1] == 'M') t.big_endian = 1;
+    else return 0;
+    uint32_t magic = 0, ifd0 = 0, count = 0;
+    if (!read_u16(&t, 2, &magic) || magic != 42) return 0;
+    if (!read_u32(&t, 4, &ifd0) || !read_u16(&t, ifd0, &count)) return 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t entry = (uint64_t)ifd0 + 2 + (uint64_t)i * ENTRY_BYTES;
+        uint32_t tag = 0, type = 0, cnt = 0, value = 0;
+        if (!read_u16(&t, entry, &tag) || !read_u16(&t, entry + 2, &type) || !read_u32(&t, entry + 4, &cnt)) return 0;
+        if (tag != TAG_ORIENTATION) continue;
+        if (cnt != 1 || (type != TYPE_SHORT && type != TYPE_LONG)) return 0;
+        if (!read_u32(&t, entry + 8, &value)) return 0; /* the 4-byte value field is inside */
+        *type_out = type;
+        *big_endian = t.big_endian;
+        return skip + (size_t)entry;
+    }
+    return 0;
+}
+
+int32_t ic_exif_set_orientation(uint8_t *data, size_t size, int32_t orientation) {
+    if (!data || orientation < 1 || orientation > 8) return 0;
+    uint32_t type = 0;
+    int be = 0;
+    const size_t entry = find_orientation(data, size, &type, &be);
+    if (!entry) return 0;
+    uint8_t *v = data + entry + 8;
+    const uint8_t o = (uint8_t)orientation;
+    if (type == TYPE_SHORT) { v[0] = be ? 0 : o; v[1] = be ? o : 0; }
+    else { v[0] = be ? 0 : o; v[1] = 0; v[2] = 0; v[3] = be ? o : 0; }
+    return 1;
+}
+
 int32_t ic_exif_orientation(const uint8_t *data, size_t size) {
     if (!data) return 0;
     /* An APP1 payload starts with "Exif\0" and a pad byte (normally 0). */

@@ -21,6 +21,16 @@ void ic_jpeg_free(void *buffer) { free(buffer); }
 
 /* ---- options ---------------------------------------------------------------------------- */
 
+/* Profile bytes per APP2 chunk: 65535 - 2 (length) - 12 ("ICC_PROFILE\0") - 2 (number, count). */
+enum { ICC_CHUNK = 65519 };
+
+static int has_exif_prefix(const uint8_t *p, size_t n) { return n >= 6 && memcmp(p, "Exif\0", 5) == 0; }
+
+/* The APP1 payload the encoder writes for `exif`: the bytes with the "Exif\0\0" prefix. */
+static size_t exif_app1_size(const ic_jpeg_encode_options *o) {
+    return o->exif_size + (has_exif_prefix(o->exif, o->exif_size) ? 0 : 6);
+}
+
 static ic_status normalize(const ic_jpeg_encode_options *in, ic_format format, ic_jpeg_encode_options *o) {
     if (in) *o = *in;
     else memset(o, 0, sizeof *o);
@@ -30,6 +40,9 @@ static ic_status normalize(const ic_jpeg_encode_options *in, ic_format format, i
         return IC_ERR_INVALID_ARGUMENT;
     if (o->restart_interval < 0 || o->restart_interval > 65535) return IC_ERR_INVALID_ARGUMENT;
     if (o->orientation < 0 || o->orientation > 8) return IC_ERR_INVALID_ARGUMENT;
+    if ((!o->icc_profile && o->icc_size) || (!o->exif && o->exif_size)) return IC_ERR_INVALID_ARGUMENT;
+    if (o->icc_size > (size_t)255 * ICC_CHUNK) return IC_ERR_TOO_LARGE;
+    if (o->exif && exif_app1_size(o) > 65533) return IC_ERR_TOO_LARGE;
     if ((int)o->subsampling < 0 || o->subsampling > IC_JPEG_SUBSAMP_411) return IC_ERR_INVALID_ARGUMENT;
     if (o->subsampling == IC_JPEG_SUBSAMP_UNKNOWN)
         o->subsampling = format == IC_FORMAT_GRAY8 ? IC_JPEG_SUBSAMP_GRAY : IC_JPEG_SUBSAMP_420;
@@ -74,7 +87,9 @@ ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_enco
     const uint64_t ph = ((uint64_t)height + (uint64_t)mh - 1) / (uint64_t)mh * (uint64_t)mh;
     const uint64_t chroma = o.subsampling == IC_JPEG_SUBSAMP_GRAY ? 0 : (uint64_t)(4 * 64 / (mw * mh));
     uint64_t b = pw * ph * (2 + chroma) + 2048;            /* tjBufSize */
-    if (o.orientation) b += APP1_BYTES + 4;                /* APP1 marker, length, payload */
+    if (o.exif) b += exif_app1_size(&o) + 4;               /* APP1 marker, length, payload */
+    else if (o.orientation) b += APP1_BYTES + 4;
+    if (o.icc_size) b += o.icc_size + 18 * ((o.icc_size + ICC_CHUNK - 1) / ICC_CHUNK); /* APP2 chunks */
     if (o.restart_interval) b += 3 * ((pw / (uint64_t)mw) * (ph / (uint64_t)mh) / (uint64_t)o.restart_interval + 1);
     if (o.flags & IC_JPEG_PROGRESSIVE) b += 4096;         /* scan headers and tables */
     if (b > (uint64_t)SIZE_MAX) return IC_ERR_TOO_LARGE;
@@ -202,10 +217,23 @@ static void configure(j_compress_ptr cinfo, const enc_job *job, int raw) {
     cinfo->raw_data_in = raw ? TRUE : FALSE;
 }
 
-static void write_exif(j_compress_ptr cinfo, int32_t orientation) {
-    uint8_t app1[APP1_BYTES];
-    const size_t n = ic__exif_orientation_app1(app1, orientation);
-    jpeg_write_marker(cinfo, JPEG_APP0 + 1, app1, (unsigned int)n);
+/* EXIF as APP1: the caller's bytes (prefixed, orientation set in the copy) or the minimal
+ * orientation-only APP1; then the ICC profile as APP2 chunks. */
+static void write_metadata(j_compress_ptr cinfo, const ic_jpeg_encode_options *o) {
+    if (o->exif) {
+        const size_t n = exif_app1_size(o);
+        uint8_t *app1 = (uint8_t *)(*cinfo->mem->alloc_large)((j_common_ptr)cinfo, JPOOL_IMAGE, n);
+        const size_t head = n - o->exif_size;
+        memcpy(app1, "Exif\0\0", head);
+        memcpy(app1 + head, o->exif, o->exif_size);
+        if (o->orientation) (void)ic_exif_set_orientation(app1, n, o->orientation);
+        jpeg_write_marker(cinfo, JPEG_APP0 + 1, app1, (unsigned int)n);
+    } else if (o->orientation) {
+        uint8_t app1[APP1_BYTES];
+        const size_t n = ic__exif_orientation_app1(app1, o->orientation);
+        jpeg_write_marker(cinfo, JPEG_APP0 + 1, app1, (unsigned int)n);
+    }
+    if (o->icc_size) jpeg_write_icc_profile(cinfo, o->icc_profile, (unsigned int)o->icc_size);
 }
 
 static void encode_packed(j_compress_ptr cinfo, const ic_image *src) {
@@ -292,7 +320,7 @@ static ic_status encode_guarded(enc_job *job) {
     const int raw = job->src->format == IC_FORMAT_I420 || job->src->format == IC_FORMAT_NV12;
     configure(cinfo, job, raw);
     jpeg_start_compress(cinfo, TRUE);
-    if (job->opt.orientation) write_exif(cinfo, job->opt.orientation);
+    write_metadata(cinfo, &job->opt);
     if (raw) encode_raw(cinfo, job->src);
     else encode_packed(cinfo, job->src);
     jpeg_finish_compress(cinfo);

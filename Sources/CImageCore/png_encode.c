@@ -3,6 +3,8 @@
  * write callback: the caller's, a bounded buffer, or a growing malloc buffer. */
 #include "png_internal.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,8 @@ static ic_status check_options(const ic_png_encode_options *o) {
     if (o->compression_level < -1 || o->compression_level > 9) return IC_ERR_INVALID_ARGUMENT;
     if (o->filters & ~(uint32_t)IC_PNG_FILTER_ALL) return IC_ERR_INVALID_ARGUMENT;
     if (o->orientation < 0 || o->orientation > 8) return IC_ERR_INVALID_ARGUMENT;
+    if ((!o->icc_profile && o->icc_size) || (!o->exif && o->exif_size)) return IC_ERR_INVALID_ARGUMENT;
+    if (o->icc_size > 0x7FFFFFF0u || o->exif_size > 0x7FFFFFF0u) return IC_ERR_TOO_LARGE;
     return IC_OK;
 }
 
@@ -44,7 +48,12 @@ ic_status ic_png_encode_bound(ic_format format, int32_t width, int32_t height,
     const uint64_t z = raw + (raw >> 12) + (raw >> 14) + (raw >> 25) + 13; /* zlib's compressBound */
     uint64_t total = 8 + 25 + 12               /* signature, IHDR, IEND */
                      + z + 12 * (z / 8192 + 2); /* IDAT chunks of at most 8 KiB each (libspng) */
-    if (options && options->orientation) total += 12 + EXIF_APP1_BYTES - EXIF_HEADER;
+    if (options && options->exif) total += 12 + options->exif_size;
+    else if (options && options->orientation) total += 12 + EXIF_APP1_BYTES - EXIF_HEADER;
+    if (options && options->icc_size) { /* name, NUL, method, then the deflated profile */
+        const uint64_t n = options->icc_size;
+        total += 12 + 13 + n + (n >> 12) + (n >> 14) + (n >> 25) + 13;
+    }
     if (total > SIZE_MAX) return IC_ERR_TOO_LARGE;
     *bound = (size_t)total;
     return IC_OK;
@@ -78,6 +87,7 @@ static ic_status encode(const ic_image *src, const ic_png_encode_options *o, png
     if (src->format == IC_FORMAT_RGBA8 && src->alpha == IC_ALPHA_PREMULTIPLIED) return IC_ERR_UNSUPPORTED;
     spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
     if (!ctx) return IC_ERR_OUT_OF_MEMORY;
+    int bad_metadata = 0; /* libspng refused the caller's EXIF or profile */
     struct spng_ihdr ihdr = {(uint32_t)src->width, (uint32_t)src->height, 8, (uint8_t)color, 0, 0, 0};
     int e = spng_set_png_stream(ctx, spng_write, w);
     if (!e) e = spng_set_ihdr(ctx, &ihdr);
@@ -85,17 +95,41 @@ static ic_status encode(const ic_image *src, const ic_png_encode_options *o, png
         e = spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, o->compression_level < 0 ? 0 : o->compression_level);
     if (!e && o && o->filters) e = spng_set_option(ctx, SPNG_FILTER_CHOICE, (int)o->filters);
     uint8_t app1[EXIF_APP1_BYTES];
-    if (!e && o && o->orientation) {
+    uint8_t *exif_copy = NULL;
+    if (!e && o && o->exif) { /* the caller's EXIF without the APP1 prefix, orientation set in a copy */
+        const size_t skip = o->exif_size >= 6 && memcmp(o->exif, "Exif\0", 5) == 0 ? 6 : 0;
+        const size_t n = o->exif_size - skip;
+        exif_copy = (uint8_t *)malloc(n ? n : 1);
+        if (!exif_copy) e = SPNG_EMEM;
+        else {
+            memcpy(exif_copy, o->exif + skip, n);
+            if (o->orientation) (void)ic_exif_set_orientation(exif_copy, n, o->orientation);
+            struct spng_exif exif = {n, (char *)exif_copy};
+            e = spng_set_exif(ctx, &exif);
+            if (e) bad_metadata = 1;
+        }
+    } else if (!e && o && o->orientation) {
         size_t n = ic__exif_orientation_app1(app1, o->orientation);
         struct spng_exif exif = {n - EXIF_HEADER, (char *)app1 + EXIF_HEADER};
         e = spng_set_exif(ctx, &exif);
+    }
+    if (!e && o && o->icc_size) {
+        struct spng_iccp iccp;
+        memset(&iccp, 0, sizeof iccp);
+        memcpy(iccp.profile_name, "ICC profile", 12);
+        iccp.profile_len = o->icc_size;
+        iccp.profile = (char *)(uintptr_t)o->icc_profile; /* libspng only reads it */
+        e = spng_set_iccp(ctx, &iccp);
+        if (e) bad_metadata = 1;
     }
     if (!e) e = spng_encode_image(ctx, NULL, 0, SPNG_FMT_PNG, SPNG_ENCODE_PROGRESSIVE | SPNG_ENCODE_FINALIZE);
     const size_t row_bytes = (size_t)src->width * (size_t)(color == SPNG_COLOR_TYPE_GRAYSCALE ? 1 : color == SPNG_COLOR_TYPE_TRUECOLOR ? 3 : 4);
     for (int32_t y = 0; !e && y < src->height; y++)
         e = spng_encode_row(ctx, src->planes[0].data + (size_t)y * src->planes[0].stride, row_bytes);
     spng_ctx_free(ctx);
+    free(exif_copy);
     if (w->status != IC_OK) return w->status;
+    if (bad_metadata) return IC_ERR_INVALID_ARGUMENT; /* not a TIFF structure / empty profile */
     if (e != SPNG_EOI && e != 0) return e == SPNG_EMEM ? IC_ERR_OUT_OF_MEMORY : IC_ERR_INTERNAL;
     return e == SPNG_EOI ? IC_OK : IC_ERR_INTERNAL; /* the last row returns SPNG_EOI */
 }

@@ -21,10 +21,18 @@ extension JPEG {
         /// The EXIF orientation to write in a minimal APP1 segment. `nil` writes the image's own
         /// ``PixelBuffer/orientation`` when it is not `.up` (and no EXIF otherwise).
         public var orientation: Orientation?
+        /// An ICC profile to embed (APP2 "ICC_PROFILE" chunks), byte for byte; `nil`: none.
+        public var iccProfile: [UInt8]?
+        /// EXIF to embed as APP1 (a TIFF structure, with or without the "Exif\0\0" prefix);
+        /// `nil`: only the orientation, as above. With an orientation to write, the copy written
+        /// has its orientation tag set to it.
+        public var exif: [UInt8]?
 
         public init(quality: Int = 85, subsampling: Subsampling? = nil, progressive: Bool = false,
                     optimizeHuffman: Bool = false, accurateDCT: Bool = false, restartInterval: Int = 0,
-                    orientation: Orientation? = nil) {
+                    orientation: Orientation? = nil, iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil) {
+            self.iccProfile = iccProfile
+            self.exif = exif
             self.quality = quality
             self.subsampling = subsampling
             self.progressive = progressive
@@ -57,7 +65,11 @@ extension JPEG {
     public static func encodeBound(width: Int, height: Int, options: EncodeOptions = .init()) throws(ImageError) -> Int {
         var o = try options.cValue(imageOrientation: .right) // any non-up value: count the segment
         var bound = 0
-        try ImageError.check(ic_jpeg_encode_bound(Int32(clamping: width), Int32(clamping: height), &o, &bound),
+        let st = withMetadataPointers(options.iccProfile, options.exif) { ip, ic, ep, ec in
+            o.icc_profile = ip; o.icc_size = ic; o.exif = ep; o.exif_size = ec
+            return ic_jpeg_encode_bound(Int32(clamping: width), Int32(clamping: height), &o, &bound)
+        }
+        try ImageError.check(st,
                              "encode bound of \(width)x\(height)")
         return bound
     }
@@ -70,8 +82,11 @@ extension JPEG {
                               options: EncodeOptions = .init()) throws(ImageError) -> Int {
         var o = try options.cValue(imageOrientation: image.orientation)
         var size = 0
-        let status = image.withUnsafeImage { src in
+        let status = withMetadataPointers(options.iccProfile, options.exif) { ip, ic, ep, ec in
+            o.icc_profile = ip; o.icc_size = ic; o.exif = ep; o.exif_size = ec
+            return image.withUnsafeImage { src in
             ic_jpeg_encode(src, &o, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &size)
+        }
         }
         try ImageError.check(status, "encode \(image.width)x\(image.height) \(image.format)")
         return size
@@ -82,7 +97,9 @@ extension JPEG {
         var o = try options.cValue(imageOrientation: image.orientation)
         var out: [UInt8] = []
         out.reserveCapacity(image.width * image.height / 4 + 4096)
-        let status = withUnsafeMutablePointer(to: &out) { target in
+        let status = withMetadataPointers(options.iccProfile, options.exif) { ip, ic, ep, ec in
+            o.icc_profile = ip; o.icc_size = ic; o.exif = ep; o.exif_size = ec
+            return withUnsafeMutablePointer(to: &out) { target in
             image.withUnsafeImage { src in
                 ic_jpeg_encode_to(src, &o, { context, data, count in
                     let array = context!.assumingMemoryBound(to: [UInt8].self)
@@ -90,6 +107,7 @@ extension JPEG {
                     return IC_OK
                 }, target, nil)
             }
+        }
         }
         try ImageError.check(status, "encode \(image.width)x\(image.height) \(image.format)")
         return out

@@ -22,8 +22,17 @@ extension PNG {
         /// The orientation to write in an eXIf chunk. `nil` writes the image's own
         /// ``PixelBuffer/orientation`` when it is not `.up` (and no eXIf otherwise).
         public var orientation: Orientation?
+        /// An ICC profile to embed as iCCP, byte for byte; `nil`: none.
+        public var iccProfile: [UInt8]?
+        /// EXIF to embed as eXIf (a TIFF structure; an "Exif\0\0" prefix is dropped); `nil`: only
+        /// the orientation, as above. With an orientation to write, the copy written has its
+        /// orientation tag set to it.
+        public var exif: [UInt8]?
 
-        public init(compressionLevel: Int = 6, filters: Filters = .all, orientation: Orientation? = nil) {
+        public init(compressionLevel: Int = 6, filters: Filters = .all, orientation: Orientation? = nil,
+                    iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil) {
+            self.iccProfile = iccProfile
+            self.exif = exif
             self.compressionLevel = compressionLevel
             self.filters = filters
             self.orientation = orientation
@@ -48,7 +57,11 @@ extension PNG {
                                    options: EncodeOptions = .init()) throws(ImageError) -> Int {
         var o = try options.cValue(imageOrientation: .right) // any non-up value: count the eXIf chunk
         var bound = 0
-        try ImageError.check(ic_png_encode_bound(format.cValue, Int32(clamping: width), Int32(clamping: height), &o, &bound),
+        let st = withMetadataPointers(options.iccProfile, options.exif) { ip, ic, ep, ec in
+            o.icc_profile = ip; o.icc_size = ic; o.exif = ep; o.exif_size = ec
+            return ic_png_encode_bound(format.cValue, Int32(clamping: width), Int32(clamping: height), &o, &bound)
+        }
+        try ImageError.check(st,
                              "PNG encode bound of \(width)x\(height) \(format)")
         return bound
     }
@@ -61,8 +74,11 @@ extension PNG {
                               options: EncodeOptions = .init()) throws(ImageError) -> Int {
         var o = try options.cValue(imageOrientation: image.orientation)
         var size = 0
-        let status = image.withUnsafeImage { src in
+        let status = withMetadataPointers(options.iccProfile, options.exif) { ip, ic, ep, ec in
+            o.icc_profile = ip; o.icc_size = ic; o.exif = ep; o.exif_size = ec
+            return image.withUnsafeImage { src in
             ic_png_encode(src, &o, buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count, &size)
+        }
         }
         try ImageError.check(status, "PNG encode \(image.width)x\(image.height) \(image.format) \(image.alphaMode)")
         return size
@@ -72,7 +88,9 @@ extension PNG {
     public static func encode(_ image: borrowing PixelBuffer, options: EncodeOptions = .init()) throws(ImageError) -> [UInt8] {
         var o = try options.cValue(imageOrientation: image.orientation)
         var out: [UInt8] = []
-        let status = withUnsafeMutablePointer(to: &out) { target in
+        let status = withMetadataPointers(options.iccProfile, options.exif) { ip, ic, ep, ec in
+            o.icc_profile = ip; o.icc_size = ic; o.exif = ep; o.exif_size = ec
+            return withUnsafeMutablePointer(to: &out) { target in
             image.withUnsafeImage { src in
                 ic_png_encode_to(src, &o, { context, data, count in
                     let array = context!.assumingMemoryBound(to: [UInt8].self)
@@ -80,6 +98,7 @@ extension PNG {
                     return IC_OK
                 }, target, nil)
             }
+        }
         }
         try ImageError.check(status, "PNG encode \(image.width)x\(image.height) \(image.format) \(image.alphaMode)")
         return out

@@ -27,13 +27,13 @@ enum Convert {
             // Only conversions to or from YUV need the matrix and range; the rest is ImageFiles.write's.
             if kind == .yuv && image.format != outLayout {
                 let c = try image.converted(to: outLayout, matrix: matrix, range: range)
-                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind)
+                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
             } else if kind == .pnm && image.format.isYUV {
                 let target: PixelFormat = ImageFiles.ext(out) == "pgm" ? .gray8 : ImageFiles.ext(out) == "pam" ? .rgba8 : .rgb8
                 let c = try image.converted(to: target, matrix: matrix, range: range)
-                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind)
+                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
             } else {
-                try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind)
+                try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
             }
             return r
         }

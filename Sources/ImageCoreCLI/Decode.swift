@@ -56,11 +56,12 @@ enum Decode {
             o.minValidShare = limits.minValidShare
             var r = FileResult()
             let bytes = try ImageFiles.bytes(job.input.path)
+            r.iccProfile = ImageFiles.iccProfile(bytes)
             let image: PixelBuffer
             do throws(ImageError) {
                 image = try ImageFiles.decodeJPEG(bytes, format: pixelFormat, options: o, result: &r)
             } catch { throw ImageFiles.named(job.input.path, error) }
-            try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind)
+            try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
             r.text = "\(out): \(image.width)x\(image.height) \(image.format), orientation \(image.orientation)"
             return r
         }

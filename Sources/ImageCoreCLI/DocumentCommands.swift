@@ -72,7 +72,7 @@ enum Rectify {
             let out = try image.rectified(quad: q, size: request, orientation: o, interpolation: interp, fill: fill)
             r.width = out.width; r.height = out.height
             try ImageFiles.write(out, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
-                                 stdoutKind: raw != nil ? .yuv : .pnm)
+                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile)
             return r
         }
     }
@@ -96,7 +96,7 @@ enum Enhance {
             try image.enhance(mode: mode, neutralChroma: true)
             r.width = image.width; r.height = image.height
             try ImageFiles.write(image, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
-                                 stdoutKind: raw != nil ? .yuv : .pnm)
+                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile)
             return r
         }
     }

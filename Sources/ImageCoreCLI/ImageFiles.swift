@@ -97,9 +97,11 @@ enum ImageFiles {
             switch sniff((head ?? data).prefix(8)) {
             case .jpeg:
                 if head != nil { data = try bytes(path) }
+                result.iccProfile = iccProfile(data)
                 return try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
             case .png:
                 if head != nil { data = try bytes(path) }
+                result.iccProfile = iccProfile(data)
                 return try decodePNG(data, format: format, options: pngOptions(settings), result: &result)
             case .pnm:
                 let image = head != nil ? try PNM.read(path: path) : try PNM.decode(data)
@@ -110,6 +112,25 @@ enum ImageFiles {
                 throw ImageError(.unsupported, "neither JPEG, PNG nor PNM")
             }
         } catch { throw named(path, error) }
+    }
+
+    /// The ICC profile of JPEG or PNG bytes, byte for byte; nil without one, and for one that is
+    /// malformed (inconsistent JPEG chunks, an iCCP beyond the limits): the pixels still decode.
+    static func iccProfile(_ data: [UInt8]) -> [UInt8]? {
+        switch sniff(data.prefix(8)) {
+        case .jpeg: return (try? JPEG.iccProfile(data)) ?? nil
+        case .png: return (try? PNG.iccProfile(data)) ?? nil
+        default: return nil
+        }
+    }
+
+    /// `icc` when it describes `image`'s colour space (the profile header's data colour space:
+    /// 'RGB ' for RGB, RGBA and YUV images, 'GRAY' for gray), else nil: an RGB profile is not
+    /// written into a gray file, nor a CMYK one (its pixels were converted) into anything.
+    static func profile(_ icc: [UInt8]?, for image: borrowing PixelBuffer) -> [UInt8]? {
+        guard let icc, icc.count >= 20 else { return nil }
+        let space = String(decoding: icc[16..<20], as: UTF8.self)
+        return (space == "GRAY") == (image.format == .gray8) && (space == "GRAY" || space == "RGB ") ? icc : nil
     }
 
     /// The process limits for the PNG decoder (its `maxMemory` is a metadata cap of its own,
@@ -145,15 +166,18 @@ enum ImageFiles {
         }
     }
 
-    /// Encodes for a `.jpg` or `.png` output.
-    static func encode(_ image: borrowing PixelBuffer, kind: Kind, quality: Int) throws(ImageError) -> [UInt8] {
+    /// Encodes for a `.jpg` or `.png` output, with `icc` embedded where it fits the image.
+    static func encode(_ image: borrowing PixelBuffer, kind: Kind, quality: Int, icc: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
+        let profile = profile(icc, for: image)
         switch kind {
         case .png:
-            if image.format.isYUV { return try PNG.encode(try image.converted(to: .rgb8)) }
-            if image.format == .rgba8 && image.alphaMode == .premultiplied { return try PNG.encode(try image.converted(to: .rgb8)) }
-            return try PNG.encode(image)
+            let options = PNG.EncodeOptions(iccProfile: profile)
+            if image.format.isYUV || (image.format == .rgba8 && image.alphaMode == .premultiplied) {
+                return try PNG.encode(try image.converted(to: .rgb8), options: options)
+            }
+            return try PNG.encode(image, options: options)
         default:
-            return try JPEG.encode(image, options: .init(quality: quality))
+            return try JPEG.encode(image, options: .init(quality: quality, iccProfile: profile))
         }
     }
 
@@ -184,9 +208,9 @@ enum ImageFiles {
     /// gray (luma of colour), `.ppm` RGB (alpha dropped, gray spread), `.pam`/`.pnm` gray,
     /// RGB or RGBA as they are (YUV as RGB), `.yuv` I420/NV12 (`yuvLayout` for non-YUV
     /// images), `.jpg` gray, RGB, RGBA or YUV planes at `quality`, `.png` gray, RGB or RGBA
-    /// (YUV as RGB).
+    /// (YUV as RGB). JPEG and PNG outputs embed `icc` (the input's profile) where it fits.
     static func write(_ image: borrowing PixelBuffer, to path: String, quality: Int,
-                      yuvLayout: PixelFormat = .i420, stdoutKind: Kind? = nil) throws(ImageError) {
+                      yuvLayout: PixelFormat = .i420, stdoutKind: Kind? = nil, icc: [UInt8]? = nil) throws(ImageError) {
         let kind = try outputKind(of: path, stdoutKind: stdoutKind)
         switch kind {
         case .yuv:
@@ -209,7 +233,7 @@ enum ImageFiles {
                 try writeOutput(path) { (f: OutputFile) throws(ImageError) in try PNM.write(image, fileDescriptor: f.fd, name: path) }
             }
         case .jpeg, .png:
-            try writeBytes(try encode(image, kind: kind, quality: quality), to: path)
+            try writeBytes(try encode(image, kind: kind, quality: quality, icc: icc), to: path)
         }
     }
 

@@ -41,7 +41,7 @@ enum ResizeCommand {
                                       sourceHeight: image.height, width: size.width, height: size.height,
                                       filter: filter, preReduce: preReduce)
             try plan.resize(image, into: &out)
-            try ImageFiles.write(out, to: job.output!, quality: settings.quality, stdoutKind: .pnm)
+            try ImageFiles.write(out, to: job.output!, quality: settings.quality, stdoutKind: .pnm, icc: r.iccProfile)
             r.width = out.width; r.height = out.height
             return r
         }

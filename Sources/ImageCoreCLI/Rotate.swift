@@ -17,7 +17,7 @@ enum Rotate {
             let turned = try image.applying(o)
             r.width = turned.width; r.height = turned.height
             try ImageFiles.write(turned, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
-                                 stdoutKind: raw != nil ? .yuv : .pnm)
+                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile)
             return r
         }
     }

@@ -21,7 +21,7 @@ enum ThumbnailCommand {
             do throws(ImageError) {
                 t = try ImageFiles.thumbnail(bytes, box: box, settings: settings)
             } catch { throw ImageFiles.named(job.input.path, error) }
-            try ImageFiles.writeBytes(try ImageFiles.encode(t.image, kind: kind, quality: quality), to: out)
+            try ImageFiles.writeBytes(try ImageFiles.encode(t.image, kind: kind, quality: quality, icc: ImageFiles.iccProfile(bytes)), to: out)
             var r = FileResult()
             r.width = t.image.width; r.height = t.image.height; r.scale = t.scale
             r.note(t.report)

@@ -73,4 +73,34 @@ struct PNGCLITests {
         #expect(r.stderr.contains("bad.png") && r.stderr.contains("corrupt"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.ppm").path))
     }
+
+    @Test("the input's ICC profile is carried byte for byte through convert, resize, rotate and thumbnail (JPEG and PNG, both ways)")
+    func iccCarried() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let icc = try PNGFixtures.bytes("rgb8-icc", "icc") // an RGB profile (Little CMS's sRGB)
+        let source = try PNGFixtures.noise(width: 64, height: 48, seed: 8)
+        let png = dir.appendingPathComponent("in.png").path
+        let jpg = dir.appendingPathComponent("in.jpg").path
+        try Data(try PNG.encode(source, options: .init(iccProfile: icc))).write(to: URL(fileURLWithPath: png))
+        try Data(try JPEG.encode(source, options: .init(iccProfile: icc))).write(to: URL(fileURLWithPath: jpg))
+        func profile(_ path: String) throws -> [UInt8]? {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            return PNG.isPNG(bytes) ? try PNG.iccProfile(bytes) : try JPEG.iccProfile(bytes)
+        }
+        for input in [png, jpg] {
+            for ext in ["png", "jpg"] {
+                let o = { (name: String) in dir.appendingPathComponent("\(name)-\(input.hasSuffix("png") ? "p" : "j").\(ext)").path }
+                let runs: [[String]] = [["convert", input, o("convert")], ["resize", input, o("resize"), "--width", "20"],
+                                        ["rotate", input, o("rotate"), "--orientation", "6"],
+                                        ["thumbnail", input, "--size", "16", "-o", o("thumb")]]
+                for args in runs {
+                    let r = try CLITests.run(args)
+                    #expect(r.status == 0, "\(args): \(r.stderr)")
+                    let out = args[0] == "thumbnail" ? args[5] : args[2]
+                    #expect(try profile(out) == icc, "\(args)")
+                }
+            }
+        }
+    }
 }

@@ -26,6 +26,8 @@ struct FileResult {
     var fields: [(String, String)] = []
     /// The plain-text result (stdout); nil prints `INPUT -> OUTPUT (WxH)` for file outputs.
     var text: String? = nil
+    /// The input's ICC profile (JPEG or PNG), which `ImageFiles.write` carries to JPEG and PNG outputs.
+    var iccProfile: [UInt8]? = nil
 
     mutating func note(_ report: JPEG.DecodeReport) {
         if report.warnings > 0 {

@@ -125,6 +125,28 @@ IC_API ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_h
  */
 IC_API int32_t ic_exif_orientation(const uint8_t *data, size_t size);
 
+/**
+ * Rewrites the orientation tag in IFD0 of `data` (an APP1 payload or a bare TIFF structure, as
+ * ::ic_exif_orientation reads) to `orientation` (1..8), in place. Nothing else changes.
+ * @return 1 when the tag was found and rewritten, 0 when there is no well-formed tag (then
+ *         nothing was written) or `orientation` is out of range.
+ */
+int32_t ic_exif_set_orientation(uint8_t *data, size_t size, int32_t orientation);
+
+/**
+ * Copies the file's ICC profile, reassembled from its APP2 "ICC_PROFILE" chunks, into
+ * `out[0..capacity)`. The chunks must agree on their count, number 1..count each exactly once
+ * and may appear in any order; anything else is IC_ERR_CORRUPT_DATA (the profile is then not
+ * to be trusted; the image still decodes). `*profile_size` gets the size, also when it does
+ * not fit (IC_ERR_BUFFER_TOO_SMALL, nothing written), so `out` NULL and capacity 0 asks for
+ * it. A file without chunks gives IC_OK and size 0. Only the marker segments before the first
+ * scan are read.
+ * @return IC_OK, IC_ERR_CORRUPT_DATA (not a JPEG, or bad chunks), IC_ERR_BUFFER_TOO_SMALL,
+ *         IC_ERR_INVALID_ARGUMENT.
+ */
+ic_status ic_jpeg_icc_profile(const uint8_t *data, size_t size, uint8_t *out, size_t capacity,
+                              size_t *profile_size);
+
 /* ------------------------------------------------------------------------- */
 /** @name Scale selection                                                      */
 /* ------------------------------------------------------------------------- */
@@ -401,7 +423,16 @@ typedef struct ic_jpeg_encode_options {
                                           (straight from the planes) or GRAY (the Y plane alone). */
     uint32_t flags;                  /**< ::ic_jpeg_encode_flags. */
     int32_t restart_interval;        /**< MCUs between restart markers; 0 = none. */
-    int32_t orientation;             /**< 1..8 writes a minimal EXIF APP1 with this orientation; 0 = no EXIF. */
+    int32_t orientation;             /**< 1..8 writes a minimal EXIF APP1 with this orientation; 0 = no EXIF.
+                                          With `exif` given, sets the orientation tag of the copy written. */
+    const uint8_t *icc_profile;      /**< ICC profile to embed as APP2 "ICC_PROFILE" chunks (libjpeg's
+                                          jpeg_write_icc_profile); NULL = none. */
+    size_t icc_size;                 /**< Bytes at `icc_profile`; at most 255 chunks of 65519 bytes. */
+    const uint8_t *exif;             /**< EXIF to embed as APP1: a TIFF structure, with or without the
+                                          "Exif\0\0" prefix; NULL = none (then `orientation` alone decides).
+                                          With `orientation` 1..8, the copy written has IFD0's orientation
+                                          tag set to it where the tag exists (::ic_exif_set_orientation). */
+    size_t exif_size;                /**< Bytes at `exif`; with the prefix at most 65533. */
 } ic_jpeg_encode_options;
 
 /**

@@ -231,7 +231,16 @@ typedef enum ic_png_filter {
 typedef struct ic_png_encode_options {
     int32_t compression_level;       /**< zlib level 1..9; 0 = 6 (zlib's default); -1 = 0 (stored, no compression). */
     uint32_t filters;                /**< ::ic_png_filter bits; 0 = all. */
-    int32_t orientation;             /**< 1..8 writes an eXIf chunk with this orientation; 0 = none. */
+    int32_t orientation;             /**< 1..8 writes an eXIf chunk with this orientation; 0 = none. With
+                                          `exif` given, sets the orientation tag of the copy written. */
+    const uint8_t *icc_profile;      /**< ICC profile to embed as iCCP (zlib-compressed, named "ICC profile");
+                                          NULL = none. */
+    size_t icc_size;                 /**< Bytes at `icc_profile`. */
+    const uint8_t *exif;             /**< EXIF to embed as eXIf: a TIFF structure, with or without the
+                                          "Exif\0\0" prefix (dropped); NULL = none (then `orientation` alone
+                                          decides). With `orientation` 1..8 the copy written has IFD0's
+                                          orientation tag set to it where the tag exists. */
+    size_t exif_size;                /**< Bytes at `exif`. */
 } ic_png_encode_options;
 
 /**
