@@ -3,7 +3,7 @@
 // ImageCore: a C core of image kernels behind ~Copyable Swift buffers.
 //
 // No target of the library product uses unsafe build flags (they would make the package unusable
-// as a versioned dependency). libjpeg-turbo and libspng are found with pkg-config through system-library
+// as a versioned dependency). libjpeg-turbo, libspng and Little CMS are found with pkg-config through system-library
 // targets; OpenMP's runtime is linked by name and called through its GOMP entry points,
 // because -fopenmp would be an unsafe flag (see README, "Threading").
 import PackageDescription
@@ -35,11 +35,16 @@ let package = Package(
             pkgConfig: "spng",
             providers: [.apt(["libspng-dev"]), .brew(["libspng"])]
         ),
-        // The library links libjpeg and libspng; TurboJPEG (tj*) is the tests' and the
-        // bench's reference, so only they depend on CTurboJPEG.
+        .systemLibrary(
+            name: "CLcms2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
+        // The library links libjpeg, libspng and Little CMS; TurboJPEG (tj*) is the tests' and
+        // the bench's reference, so only they depend on CTurboJPEG.
         .target(
             name: "CImageCore",
-            dependencies: ["CLibJPEG", "CSpng"],
+            dependencies: ["CLibJPEG", "CSpng", "CLcms2"],
             cSettings: [
                 .define("IC_OMP_RUNTIME", .when(platforms: [.linux])),
                 .define("_GNU_SOURCE", .when(platforms: [.linux])),
@@ -49,6 +54,7 @@ let package = Package(
                 .linkedLibrary("m", .when(platforms: [.linux])),
                 .linkedLibrary("jpeg"),
                 .linkedLibrary("spng"),
+                .linkedLibrary("lcms2"),
             ]
         ),
         .target(
@@ -77,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImageCoreTests",
-            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "CSpng", "ImageCoreSynthetic"],
+            dependencies: ["ImageCore", "CImageCore", "CTurboJPEG", "CLibJPEG", "CSpng", "CLcms2", "ImageCoreSynthetic"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -2,14 +2,14 @@
 # Installs the Debian packages ImageCore needs, if any are missing (`make deps`).
 # As root it uses apt-get directly, otherwise sudo. On macOS it prints the Homebrew line.
 set -euo pipefail
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libomp-dev cmake pkg-config "$@")
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libomp-dev cmake pkg-config "$@")
 
 if [[ "$(uname -s)" == Darwin ]]; then
-    echo "macOS: install the dependencies with: brew install jpeg-turbo libspng libomp cmake pkg-config"
+    echo "macOS: install the dependencies with: brew install jpeg-turbo libspng little-cms2 libomp cmake pkg-config"
     exit 0
 fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "deps: not a Debian-like system; install libjpeg-turbo (with TurboJPEG), libspng, an OpenMP runtime, cmake and pkg-config yourself" >&2
+    echo "deps: not a Debian-like system; install libjpeg-turbo (with TurboJPEG), libspng, Little CMS 2, an OpenMP runtime, cmake and pkg-config yourself" >&2
     exit 0
 fi
 missing=()

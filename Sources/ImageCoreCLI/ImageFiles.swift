@@ -98,11 +98,15 @@ enum ImageFiles {
             case .jpeg:
                 if head != nil { data = try bytes(path) }
                 result.iccProfile = iccProfile(data)
-                return try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
+                var image = try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
+                try toSRGB(&image, settings: settings, result: &result)
+                return image
             case .png:
                 if head != nil { data = try bytes(path) }
                 result.iccProfile = iccProfile(data)
-                return try decodePNG(data, format: format, options: pngOptions(settings), result: &result)
+                var image = try decodePNG(data, format: format, options: pngOptions(settings), result: &result)
+                try toSRGB(&image, settings: settings, result: &result)
+                return image
             case .pnm:
                 let image = head != nil ? try PNM.read(path: path) : try PNM.decode(data)
                 result.width = image.width
@@ -131,6 +135,15 @@ enum ImageFiles {
         guard let icc, icc.count >= 20 else { return nil }
         let space = String(decoding: icc[16..<20], as: UTF8.self)
         return (space == "GRAY") == (image.format == .gray8) && (space == "GRAY" || space == "RGB ") ? icc : nil
+    }
+
+    /// With `--srgb`: converts an RGB or RGBA image whose input carried an RGB profile to sRGB
+    /// in place, and forgets the profile (the output is written without one). Gray images and
+    /// other profiles are left as they are.
+    static func toSRGB(_ image: inout PixelBuffer, settings: Settings, result: inout FileResult) throws(ImageError) {
+        guard settings.srgb, let icc = profile(result.iccProfile, for: image), image.format == .rgb8 || image.format == .rgba8 else { return }
+        try image.convertToSRGB(from: icc)
+        result.iccProfile = nil
     }
 
     /// The process limits for the PNG decoder (its `maxMemory` is a metadata cap of its own,

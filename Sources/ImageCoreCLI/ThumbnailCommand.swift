@@ -17,12 +17,14 @@ enum ThumbnailCommand {
             let kind = try ImageFiles.outputKind(of: out, stdoutKind: .jpeg)
             guard kind == .jpeg || kind == .png else { throw ImageError(.invalidArgument, "\(out): thumbnails are JPEG or PNG; use .jpg or .png") }
             let bytes = try ImageFiles.bytes(job.input.path)
-            let t: StreamedThumbnail
+            var t: StreamedThumbnail
             do throws(ImageError) {
                 t = try ImageFiles.thumbnail(bytes, box: box, settings: settings)
             } catch { throw ImageFiles.named(job.input.path, error) }
-            try ImageFiles.writeBytes(try ImageFiles.encode(t.image, kind: kind, quality: quality, icc: ImageFiles.iccProfile(bytes)), to: out)
             var r = FileResult()
+            r.iccProfile = ImageFiles.iccProfile(bytes)
+            try ImageFiles.toSRGB(&t.image, settings: settings, result: &r) // on the small result
+            try ImageFiles.writeBytes(try ImageFiles.encode(t.image, kind: kind, quality: quality, icc: r.iccProfile), to: out)
             r.width = t.image.width; r.height = t.image.height; r.scale = t.scale
             r.note(t.report)
             r.text = "\(job.input.path) -> \(out) (\(t.image.width)x\(t.image.height), decoded at \(t.scale)/8)"

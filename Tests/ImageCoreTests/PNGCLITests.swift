@@ -103,4 +103,31 @@ struct PNGCLITests {
             }
         }
     }
+
+    @Test("--srgb: a Display P3 input is converted as Little CMS converts it, and the output carries no profile")
+    func srgb() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p3 = ColorProfileTests.displayP3()
+        let source = try PNGFixtures.noise(width: 45, height: 31, seed: 12)
+        let png = dir.appendingPathComponent("p3.png").path
+        try Data(try PNG.encode(source, options: .init(iccProfile: p3))).write(to: URL(fileURLWithPath: png))
+        let out = dir.appendingPathComponent("srgb.png").path
+        let r = try CLITests.run(["convert", png, out, "--srgb"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(try PNG.iccProfile(bytes) == nil)
+        let expected = ColorProfileTests.lcms(p3, JPEGFixtures.packed(source, plane: 0), channels: 3)
+        #expect(JPEGFixtures.packed(try PNG.decode(bytes, format: .rgb8), plane: 0) == expected)
+        // Without --srgb the pixels and the profile pass through unchanged.
+        let kept = dir.appendingPathComponent("kept.png").path
+        #expect(try CLITests.run(["convert", png, kept]).status == 0)
+        let keptBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: kept)))
+        #expect(try PNG.iccProfile(keptBytes) == p3)
+        #expect(JPEGFixtures.packed(try PNG.decode(keptBytes, format: .rgb8), plane: 0) == JPEGFixtures.packed(source, plane: 0))
+        // Thumbnails convert the small result.
+        let thumb = dir.appendingPathComponent("t.jpg").path
+        #expect(try CLITests.run(["thumbnail", png, "--size", "20", "-o", thumb, "--srgb"]).status == 0)
+        #expect(try JPEG.iccProfile(try [UInt8](Data(contentsOf: URL(fileURLWithPath: thumb)))) == nil)
+    }
 }

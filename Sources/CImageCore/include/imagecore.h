@@ -405,6 +405,7 @@ IC_API uint32_t ic_get_cpu_mask(void);
 
 #include "imagecore/jpeg.h"
 #include "imagecore/png.h"
+#include "imagecore/color.h"
 #include "imagecore/yuv.h"
 #include "imagecore/rotate.h"
 #include "imagecore/laplacian.h"

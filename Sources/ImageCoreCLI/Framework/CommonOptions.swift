@@ -41,6 +41,7 @@ enum CommonOptions {
     /// Commands that write JPEG.
     static let jpegOutput: [OptionSpec] = [
         .value("quality", "Q", "JPEG quality 1...100 of JPEG outputs.", default: "85"),
+        .flag("srgb", "Convert RGB pixels of an input with an ICC profile to sRGB (Little CMS, perceptual) and write no profile."),
     ]
 
     /// Commands that read raw .yuv.
@@ -70,6 +71,8 @@ struct Settings {
     var json = false
     var quiet = false
     var quality = 85
+    /// Convert inputs with an ICC profile to sRGB (the output then carries no profile).
+    var srgb = false
 
     init(_ a: ParsedArguments) throws(CLIError) {
         if let env = getenv("IC_MAX_PIXELS").map({ String(cString: $0) }) {
@@ -87,6 +90,7 @@ struct Settings {
         json = a.flag("json")
         quiet = a.flag("quiet")
         quality = try a.int("quality", default: 85, 1...100)
+        srgb = a.flag("srgb")
     }
 
     /// Sets the allocator's limits and the C core's threads.

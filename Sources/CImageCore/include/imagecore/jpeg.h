@@ -131,7 +131,7 @@ IC_API int32_t ic_exif_orientation(const uint8_t *data, size_t size);
  * @return 1 when the tag was found and rewritten, 0 when there is no well-formed tag (then
  *         nothing was written) or `orientation` is out of range.
  */
-int32_t ic_exif_set_orientation(uint8_t *data, size_t size, int32_t orientation);
+IC_API int32_t ic_exif_set_orientation(uint8_t *data, size_t size, int32_t orientation);
 
 /**
  * Copies the file's ICC profile, reassembled from its APP2 "ICC_PROFILE" chunks, into
@@ -144,7 +144,7 @@ int32_t ic_exif_set_orientation(uint8_t *data, size_t size, int32_t orientation)
  * @return IC_OK, IC_ERR_CORRUPT_DATA (not a JPEG, or bad chunks), IC_ERR_BUFFER_TOO_SMALL,
  *         IC_ERR_INVALID_ARGUMENT.
  */
-ic_status ic_jpeg_icc_profile(const uint8_t *data, size_t size, uint8_t *out, size_t capacity,
+IC_API ic_status ic_jpeg_icc_profile(const uint8_t *data, size_t size, uint8_t *out, size_t capacity,
                               size_t *profile_size);
 
 /* ------------------------------------------------------------------------- */

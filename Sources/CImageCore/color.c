@@ -1,0 +1,53 @@
+/* ICC conversion to sRGB on Little CMS: one 8-bit transform per call, made without the
+ * one-pixel cache (cmsFLAGS_NOCACHE) so that worker threads may share it, applied in bands of
+ * rows through ic_parallel_for with cmsDoTransformLineStride, in place. */
+#include "internal.h"
+
+#include <lcms2.h>
+
+typedef struct icc_job {
+    cmsHTRANSFORM transform;
+    ic_image *image;
+    uint32_t bpp;
+} icc_job;
+
+static void icc_rows(void *context, int64_t begin, int64_t end) {
+    const icc_job *j = (const icc_job *)context;
+    uint8_t *row = j->image->planes[0].data + (size_t)begin * j->image->planes[0].stride;
+    const cmsUInt32Number stride = (cmsUInt32Number)j->image->planes[0].stride;
+    /* In place: input and output formats have the same size. */
+    cmsDoTransformLineStride(j->transform, row, row, (cmsUInt32Number)j->image->width,
+                             (cmsUInt32Number)(end - begin), stride, stride, 0, 0);
+}
+
+ic_status ic_icc_convert_to_srgb(const uint8_t *profile, size_t size, ic_image *image, ic_icc_intent intent) {
+    if (!profile || !size || size > 0xFFFFFFFFu || (unsigned)intent > IC_ICC_ABSOLUTE_COLORIMETRIC)
+        return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_image_validate(image);
+    if (st != IC_OK) return st;
+    if (image->format != IC_FORMAT_RGB8 && image->format != IC_FORMAT_RGBA8) return IC_ERR_UNSUPPORTED;
+    if (image->format == IC_FORMAT_RGBA8 && image->alpha == IC_ALPHA_PREMULTIPLIED) return IC_ERR_UNSUPPORTED;
+    if (image->planes[0].stride > 0xFFFFFFFFu) return IC_ERR_TOO_LARGE;
+    cmsHPROFILE in = cmsOpenProfileFromMem(profile, (cmsUInt32Number)size);
+    if (!in) return IC_ERR_CORRUPT_DATA;
+    if (cmsGetColorSpace(in) != cmsSigRgbData) {
+        cmsCloseProfile(in);
+        return IC_ERR_UNSUPPORTED;
+    }
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+    if (!srgb) {
+        cmsCloseProfile(in);
+        return IC_ERR_OUT_OF_MEMORY;
+    }
+    const cmsUInt32Number type = image->format == IC_FORMAT_RGBA8 ? TYPE_RGBA_8 : TYPE_RGB_8;
+    const cmsUInt32Number flags = cmsFLAGS_NOCACHE | (image->format == IC_FORMAT_RGBA8 ? cmsFLAGS_COPY_ALPHA : 0);
+    cmsHTRANSFORM t = cmsCreateTransform(in, type, srgb, type, (cmsUInt32Number)intent, flags);
+    cmsCloseProfile(in);
+    cmsCloseProfile(srgb);
+    if (!t) return IC_ERR_CORRUPT_DATA;
+    icc_job j = {t, image, image->format == IC_FORMAT_RGBA8 ? 4u : 3u};
+    const size_t row_bytes = (size_t)image->width * j.bpp;
+    st = ic_parallel_for(image->height, ic__band_rows(row_bytes, 64 * 1024), icc_rows, &j);
+    cmsDeleteTransform(t);
+    return st;
+}
