@@ -40,7 +40,8 @@ ic_status ic_convert_channels(const ic_image *src, ic_image *dst) {
     if (st != IC_OK) return st;
     if ((st = ic_image_validate(dst)) != IC_OK) return st;
     if (src->width != dst->width || src->height != dst->height) return IC_ERR_INVALID_ARGUMENT;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     const uint32_t features = set.cpu;
     channels_job j = {src, dst, channels_of(src->format), channels_of(dst->format), ic_channels_row_c, NULL};
     if (!j.sc || !j.dc) return IC_ERR_UNSUPPORTED;

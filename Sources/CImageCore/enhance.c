@@ -362,7 +362,8 @@ ic_status ic_enhance_page(ic_image *image, const ic_enhance_options *options, vo
     e.neutral = options ? options->neutral_chroma != 0 : 0;
     e.gray_row = ic_enhance_gray_row_c;
     e.rgba_row = ic_enhance_rgba_color_row_c;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, 2 * ic__image_bytes(image));
 #if IC_X86
     if (set.cpu & IC_CPU_AVX2) {
         e.gray_row = ic_enhance_gray_row_avx2;

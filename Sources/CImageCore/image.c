@@ -119,6 +119,13 @@ ic_status ic_image_init(ic_image *image, ic_format format, ic_alpha alpha, int32
     return IC_OK;
 }
 
+uint64_t ic__image_bytes(const ic_image *im) {
+    uint64_t n = 0;
+    for (int32_t p = 0; p < ic_format_plane_count(im->format); p++)
+        n += (uint64_t)ic__row_bytes(im->format, im->width, p) * (uint64_t)ic__plane_rows(im->format, im->height, p);
+    return n;
+}
+
 ic_status ic_image_validate(const ic_image *image) {
     if (!image) return IC_ERR_INVALID_ARGUMENT;
     ic_status st = check_size(image->format, image->width, image->height);

@@ -52,6 +52,14 @@ typedef struct ic__settings {
     uint32_t cpu;    /* ic_cpu_features() at the start of the call */
 } ic__settings;
 IC_INTERNAL ic__settings ic__settings_read(void);
+
+/* Work too small to split runs on the calling thread, so the OpenMP runtime's threads are
+ * never started for it (issue #17: a 256 px thumbnail must not spawn threads): a call uses at
+ * most one thread per IC_PARALLEL_MIN_BYTES of pixels it reads and writes. */
+enum { IC_PARALLEL_MIN_BYTES = 512 * 1024 };
+IC_INTERNAL void ic__settings_limit_work(ic__settings *s, uint64_t bytes);
+/* Bytes of pixels of an image (validated descriptor): the sum of its planes' row bytes x rows. */
+IC_INTERNAL uint64_t ic__image_bytes(const ic_image *im);
 /* How many times this thread has read the settings (ic__settings_read, ic_get_num_threads,
  * ic_cpu_features): tests check that each entry point reads them exactly once. */
 IC_INTERNAL uint64_t ic__settings_reads(void);

@@ -141,7 +141,8 @@ ic_status ic_laplacian_score(const ic_image *src, const ic_rect *roi, ic_laplaci
     if (st != IC_OK) return st;
     j.src = src;
     j.row = ic_laplacian_score_row_c;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, (uint64_t)j.roi.width * (uint64_t)j.roi.height * 2);
 #if IC_X86
     if (set.cpu & IC_CPU_AVX2) j.row = ic_laplacian_score_row_avx2;
 #endif
@@ -215,7 +216,8 @@ ic_status ic_laplacian_s16(const ic_image *src, const ic_rect *roi, const ic_pla
     j.dst = (uint8_t *)(void *)dst->data;
     j.dst_stride = dst->stride;
     j.row16 = ic_laplacian_row_c;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, (uint64_t)j.roi.width * (uint64_t)j.roi.height * 2);
 #if IC_X86
     if (set.cpu & IC_CPU_AVX2) j.row16 = ic_laplacian_row_avx2;
 #endif
@@ -241,7 +243,8 @@ ic_status ic_laplacian_u8(const ic_image *src, const ic_rect *roi, ic_image *dst
     j.dst_stride = dst->planes[0].stride;
     j.lut = display == IC_LAPLACIAN_CLAMP_GAMMA ? ic__laplacian_gamma : NULL;
     j.row8 = ic_laplacian_u8_row_c;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, (uint64_t)j.roi.width * (uint64_t)j.roi.height * 2);
 #if IC_X86
     if (set.cpu & IC_CPU_AVX2) j.row8 = ic_laplacian_u8_row_avx2;
 #endif

@@ -72,6 +72,11 @@ int32_t ic_get_num_threads(void) {
     return threads_uncounted();
 }
 
+void ic__settings_limit_work(ic__settings *s, uint64_t bytes) {
+    const uint64_t most = bytes / IC_PARALLEL_MIN_BYTES;
+    if ((uint64_t)s->threads > most) s->threads = most < 1 ? 1 : (int32_t)most;
+}
+
 ic__settings ic__settings_read(void) {
     ic__settings_count_read();
     ic__settings s = {threads_uncounted(), ic__cpu_features_uncounted()};

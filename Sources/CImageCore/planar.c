@@ -60,7 +60,8 @@ static void copy_rows(void *ctx, int64_t begin, int64_t end) {
 
 ic_status ic_plane_copy(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                         size_t row_bytes, int32_t rows) {
-    const ic__settings s = ic__settings_read();
+    ic__settings s = ic__settings_read();
+    if (rows > 0) ic__settings_limit_work(&s, 2 * (uint64_t)row_bytes * (uint64_t)rows);
     return ic__plane_copy(&s, src, src_stride, dst, dst_stride, row_bytes, rows);
 }
 
@@ -111,7 +112,8 @@ static void fill_rows(void *ctx, int64_t begin, int64_t end) {
 
 ic_status ic_plane_fill(uint8_t *dst, size_t stride, size_t row_bytes, int32_t rows,
                         const uint8_t *pattern, size_t pattern_size) {
-    const ic__settings s = ic__settings_read();
+    ic__settings s = ic__settings_read();
+    if (rows > 0) ic__settings_limit_work(&s, (uint64_t)row_bytes * (uint64_t)rows);
     return ic__plane_fill(&s, dst, stride, row_bytes, rows, pattern, pattern_size);
 }
 
@@ -149,7 +151,8 @@ ic_status ic_image_copy(const ic_image *src, ic_image *dst) {
     if ((st = ic_image_validate(dst)) != IC_OK) return st;
     if (src->format != dst->format || src->width != dst->width || src->height != dst->height)
         return IC_ERR_INVALID_ARGUMENT;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, 2 * ic__image_bytes(src));
     for (int32_t p = 0; p < ic_format_plane_count(src->format); p++) {
         st = ic__plane_copy(&set, src->planes[p].data, src->planes[p].stride, dst->planes[p].data,
                            dst->planes[p].stride, ic__row_bytes(src->format, src->width, p),
@@ -164,7 +167,8 @@ ic_status ic_image_fill(ic_image *image, const uint8_t value[4]) {
     ic_status st = ic_image_validate(image);
     if (st != IC_OK) return st;
     const ic_format f = image->format;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(image));
     for (int32_t p = 0; p < ic_format_plane_count(f); p++) {
         uint8_t pattern[4];
         size_t size;

@@ -525,7 +525,9 @@ static ic_status execute(ic_resize_plan *plan, const ic_image *src, ic_image *ds
 }
 
 ic_status ic_resize_plan_execute(ic_resize_plan *plan, const ic_image *src, ic_image *dst) {
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    if (src && dst && ic_image_validate(src) == IC_OK && ic_image_validate(dst) == IC_OK)
+        ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     return execute(plan, src, dst, &set);
 }
 
@@ -545,7 +547,8 @@ ic_status ic_resize(const ic_image *src, ic_image *dst, ic_resize_filter filter)
     p.filter = filter;
     p.flags = IC_RESIZE_DEFAULT;
     p.max_threads = 0;
-    const ic__settings set = ic__settings_read(); /* one snapshot for the plan and the run */
+    ic__settings set = ic__settings_read(); /* one snapshot for the plan and the run */
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     ic_resize_plan *plan = NULL;
     if ((st = plan_create(&p, set.threads, &plan)) != IC_OK) return st;
     st = execute(plan, src, dst, &set);

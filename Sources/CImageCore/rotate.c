@@ -135,7 +135,8 @@ ic_status ic_image_orient(const ic_image *src, ic_image *dst, ic_orientation o) 
     if (dst->width != ow || dst->height != oh) return IC_ERR_INVALID_ARGUMENT;
     if (ic__images_overlap(src, dst)) return IC_ERR_INVALID_ARGUMENT;
     const int32_t planes = ic_format_plane_count(src->format);
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, 2 * ic__image_bytes(src));
     for (int32_t p = 0; p < planes; p++) {
         const size_t e = element_size(src->format, p);
         const int32_t w = (int32_t)(ic__row_bytes(src->format, src->width, p) / e);
@@ -192,7 +193,8 @@ ic_status ic_image_orient_in_place(ic_image *image, ic_orientation o) {
     if (!valid(o)) return IC_ERR_INVALID_ARGUMENT;
     if (o >= IC_ORIENTATION_LEFT_MIRRORED) return IC_ERR_UNSUPPORTED;
     if (o == IC_ORIENTATION_UP) return IC_OK;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, 2 * ic__image_bytes(image));
     for (int32_t p = 0; p < ic_format_plane_count(image->format); p++) {
         inplace_job j;
         j.e = element_size(image->format, p);

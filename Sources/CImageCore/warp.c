@@ -199,7 +199,9 @@ ic_status ic_warp_perspective(const ic_image *src, ic_image *dst, const ic_homog
             }
         }
     }
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    /* The destination's pixels, each reading a 2x2 or 4x4 window: about 4 bytes each. */
+    ic__settings_limit_work(&set, 4 * ic__image_bytes(dst));
     for (int32_t pl = 0; pl < planes; pl++) {
         ic_warp_plane p;
         memset(&p, 0, sizeof p);

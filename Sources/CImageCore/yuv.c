@@ -55,7 +55,8 @@ ic_status ic_rgb_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
     j.dst = *dst;
     j.fn = rgba ? (nv12 ? ic_rgba_to_nv12_row2_c : ic_rgba_to_i420_row2_c)
                 : (nv12 ? ic_rgb_to_nv12_row2_c : ic_rgb_to_i420_row2_c);
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
 #if IC_X86
     if (set.cpu & IC_CPU_AVX2)
         j.fn = rgba ? (nv12 ? ic_rgba_to_nv12_row2_avx2 : ic_rgba_to_i420_row2_avx2)
@@ -114,7 +115,8 @@ ic_status ic_yuv_to_rgb(const ic_image *src, ic_image *dst, ic_yuv_matrix matrix
     j.dst = *dst;
     j.fn = rgba ? (nv12 ? ic_nv12_to_rgba_row2_c : ic_i420_to_rgba_row2_c)
                 : (nv12 ? ic_nv12_to_rgb_row2_c : ic_i420_to_rgb_row2_c);
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
 #if IC_X86
     if (set.cpu & IC_CPU_AVX2) {
         j.fn = rgba ? (nv12 ? ic_nv12_to_rgba_row2_avx2 : ic_i420_to_rgba_row2_avx2)
@@ -138,7 +140,8 @@ ic_status ic_yuv_convert_layout(const ic_image *src, ic_image *dst) {
         (df != IC_FORMAT_I420 && df != IC_FORMAT_NV12))
         return IC_ERR_UNSUPPORTED;
     if (sf == df) return ic_image_copy(src, dst);
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     st = ic__plane_copy(&set, src->planes[0].data, src->planes[0].stride, dst->planes[0].data,
                         dst->planes[0].stride, (size_t)src->width, src->height);
     if (st != IC_OK) return st;
@@ -171,7 +174,8 @@ ic_status ic_yuv_to_gray(const ic_image *src, ic_image *dst, ic_yuv_range range)
     if ((src->format != IC_FORMAT_I420 && src->format != IC_FORMAT_NV12) ||
         dst->format != IC_FORMAT_GRAY8)
         return IC_ERR_UNSUPPORTED;
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     if (range == IC_YUV_RANGE_FULL) return map_luma(&set, src, dst, NULL);
     /* R = G = B of the YUV -> RGB formula at neutral chroma (the chroma terms are 0). */
     ic_yuv2rgb_coeffs c;
@@ -194,7 +198,8 @@ ic_status ic_gray_to_yuv(const ic_image *src, ic_image *dst, ic_yuv_range range)
         return IC_ERR_UNSUPPORTED;
     const int32_t cw = (src->width + 1) / 2, ch = (src->height + 1) / 2;
     const uint8_t neutral[2] = {128, 128};
-    const ic__settings set = ic__settings_read();
+    ic__settings set = ic__settings_read();
+    ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     for (int p = 1; p < ic_format_plane_count(dst->format); p++) {
         st = ic__plane_fill(&set, dst->planes[p].data, dst->planes[p].stride,
                            (size_t)cw * (dst->format == IC_FORMAT_NV12 ? 2u : 1u), ch, neutral,
