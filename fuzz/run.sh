@@ -33,8 +33,8 @@ ld=()
 # Prefer lld when the compiler has one beside it (gold prints thousands of ASan warnings).
 if [[ -x "$(dirname "$(command -v "$cc")")/ld.lld" ]]; then ld=(-fuse-ld=lld); fi
 
-flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg spng))
-libs=($(pkg-config --libs libturbojpeg libjpeg spng) -lpthread -lm)
+flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg spng lcms2))
+libs=($(pkg-config --libs libturbojpeg libjpeg spng lcms2) -lpthread -lm)
 san=(-fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=all)
 "$cc" "${flags[@]}" fuzz/seeds.c -o "$out/seeds-gen" "${libs[@]}"
 rm -rf "$out/seeds" "$out/png-seeds"

@@ -15,8 +15,8 @@ out=.build-stress
 mkdir -p "$out"
 cc=${STRESS_CC:-$(dirname "$(command -v swift 2>/dev/null || echo /usr/bin/x)")/clang}
 command -v "$cc" >/dev/null 2>&1 || cc=clang
-flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg spng))
-libs=($(pkg-config --libs libturbojpeg libjpeg spng) -lpthread -lm)
+flags=(-O1 -g -std=gnu99 -ISources/CImageCore/include -D_GNU_SOURCE $(pkg-config --cflags libturbojpeg libjpeg spng lcms2))
+libs=($(pkg-config --libs libturbojpeg libjpeg spng lcms2) -lpthread -lm)
 src=(Tests/c/test_concurrency.c Sources/CImageCore/*.c)
 
 "$cc" "${flags[@]}" -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
