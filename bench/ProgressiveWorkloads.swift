@@ -10,7 +10,50 @@ import ImageCoreSynthetic
 /// alone (peak RSS above the RSS before it, the kernel's high-water mark reset first), and
 /// the decoders' own bytes from ``JPEG/DecodeReport/peakMemory``.
 enum ProgressiveWorkloads {
-    static let all: [Workload] = [thumbnail, thumbnail100MP]
+    static let all: [Workload] = [thumbnail, thumbnail100MP, thumbnailExif]
+
+    /// A 12 MP camera JPEG (the bench image, q90 4:2:0) with a 160x120 EXIF thumbnail of
+    /// itself: the 75 px small-tier thumbnail from the EXIF thumbnail, beside the same
+    /// thumbnail from the main image and bare tjDecompress2 at 1/8 (the main image's floor).
+    static let thumbnailExif = Workload(name: "thumbnail-exif",
+                                        summary: "12 MP camera JPEG -> 75 px thumbnail from its EXIF thumbnail vs the 1/8 decode of the main image") { ctx in
+        let main = try JPEG.encode(ctx.image, options: .init(quality: 90))
+        let thumb = try JPEG.encode(try ctx.image.resized(width: 160, height: 120), options: .init(quality: 85))
+        let jpeg = ExifWriter.insertingAPP1(main, payload: ExifWriter.app1(thumbnail: thumb, layout: .init(orientation: 6)))
+        let info = try JPEG.info(jpeg)
+        let first = try Thumbnailer.thumbnail(jpeg, maxWidth: 75, maxHeight: 75)
+        guard first.source == .exifThumbnail else { throw ImageError(.internalError, "the EXIF thumbnail was not used") }
+        let (w, h) = try JPEG.scaledSize(width: info.width, height: info.height, eighths: 1)
+        var bare = [UInt8](repeating: 0, count: w * h * 4)
+        let handle = tjInitDecompress()!
+        defer { tjDestroy(handle) }
+        let ours = { () throws -> Void in _ = try Thumbnailer.thumbnail(jpeg, maxWidth: 75, maxHeight: 75).image.width }
+        let viaMain = { () throws -> Void in
+            _ = try Thumbnailer.thumbnail(jpeg, maxWidth: 75, maxHeight: 75, useEmbeddedThumbnail: false).image.width
+        }
+        let floor = { () throws -> Void in
+            let rc = tjDecompress2(handle, jpeg, UInt(jpeg.count), &bare, Int32(w), 0, Int32(h), Int32(TJPF_RGBA.rawValue), 0)
+            if rc != 0 { throw ImageError(.corruptData, "tjDecompress2") }
+        }
+        for _ in 0..<max(1, ctx.warmup) { try ours(); try viaMain(); try floor() }
+        var a: [Double] = [], b: [Double] = [], c: [Double] = []
+        for i in 0..<max(1, ctx.repetitions) {
+            for k in [0, 1, 2].map({ ($0 + i) % 3 }) {
+                let t = now()
+                switch k {
+                case 0: try ours(); a.append(now() - t)
+                case 1: try viaMain(); b.append(now() - t)
+                default: try floor(); c.append(now() - t)
+                }
+            }
+        }
+        let ta = Timing(seconds: a), tb = Timing(seconds: b), tc = Timing(seconds: c)
+        let note = String(format: "%dx%d, %d B EXIF thumbnail 160x120 -> %dx%d (orientation 6); from the main image median %.2f ms; "
+                          + "floor (bare tjDecompress2 1/8, %dx%d) median %.2f ms; ours/main path %.3f, ours/floor %.3f (medians)",
+                          info.width, info.height, thumb.count, first.image.width, first.image.height, tb.median * 1e3, w, h,
+                          tc.median * 1e3, ta.median / tb.median, ta.median / tc.median)
+        return WorkloadRun(timing: ta, pixels: first.image.width * first.image.height, limitBytes: bare.count, note: note)
+    }
 
     /// `--image` when it is a progressive JPEG (e.g. the corpus's mate-Elephants), else the
     /// bench image as a progressive 4:2:2 q90 JPEG from TurboJPEG.

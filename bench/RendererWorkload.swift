@@ -43,6 +43,26 @@ extension Workloads {
         let session = try RendererSession(codec: codec, workers: workers)
         return try session.run()
     }
+
+    /// The same session over full-size 12 MP camera photos (one file for both tiers, each with
+    /// a 160x120 EXIF thumbnail, as phones write them), run twice: the small tier from the EXIF
+    /// thumbnail (the default decoder), then from the main image (`useEmbeddedThumbnails: false`).
+    static let rendererCamera = Workload(
+        name: "renderer-camera",
+        summary: "thumbnail renderer over 12 MP camera JPEGs with EXIF thumbnails: small tier from them vs from the main image"
+    ) { _ in
+        let workers = max(1, ImageCoreRuntime.threads)
+        ImageCoreRuntime.threads = 1
+        defer { ImageCoreRuntime.threads = workers }
+        let photos = try RendererSession.cameraPhotos()
+        let embedded = RendererBenchCodec(decoder: JPEGThumbnailDecoder(), encode: { (image) throws(ImageError) in try JPEG.encode(image) })
+        let exact = RendererBenchCodec(decoder: JPEGThumbnailDecoder(useEmbeddedThumbnails: false),
+                                       encode: { (image) throws(ImageError) in try JPEG.encode(image) })
+        var run = try RendererSession(codec: embedded, workers: workers, photos: photos).run()
+        let without = try RendererSession(codec: exact, workers: workers, photos: photos).run()
+        run.note = "EXIF thumbnails: " + run.note + "; main image only: " + without.note
+        return run
+    }
 }
 
 /// A clock the session moves by exactly one frame at a time.
@@ -67,18 +87,35 @@ struct RendererSession {
     let workers: Int
     let small: [[UInt8]]
     let large: [[UInt8]]
+    /// Full-size photos for both tiers (when not empty, instead of the prepared variants).
+    let photos: [[UInt8]]
 
-    init(codec: RendererBenchCodec, workers: Int) throws {
+    init(codec: RendererBenchCodec, workers: Int, photos: [[UInt8]] = []) throws {
         self.codec = codec
         self.workers = workers
+        self.photos = photos
         var small: [[UInt8]] = [], large: [[UInt8]] = []
-        for i in 0..<Self.distinct {
-            let seed = UInt32(i + 1)
-            small.append(try codec.encode(SyntheticImage.photo(width: 75, height: 75, seed: seed)))
-            large.append(try codec.encode(SyntheticImage.photo(width: 256, height: 256, seed: seed)))
+        if photos.isEmpty {
+            for i in 0..<Self.distinct {
+                let seed = UInt32(i + 1)
+                small.append(try codec.encode(SyntheticImage.photo(width: 75, height: 75, seed: seed)))
+                large.append(try codec.encode(SyntheticImage.photo(width: 256, height: 256, seed: seed)))
+            }
         }
         self.small = small
         self.large = large
+    }
+
+    /// Eight 4032x3024 q90 JPEGs, each carrying a 160x120 EXIF thumbnail of itself (q85).
+    static func cameraPhotos() throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        for i in 0..<8 {
+            let photo = try SyntheticImage.photo(seed: UInt32(100 + i))
+            let main = try JPEG.encode(photo, options: .init(quality: 90))
+            let thumb = try JPEG.encode(try photo.resized(width: 160, height: 120), options: .init(quality: 85))
+            out.append(ExifWriter.insertingAPP1(main, payload: ExifWriter.app1(thumbnail: thumb)))
+        }
+        return out
     }
 
     /// Scroll velocity (points per second) for each frame: slow scroll, a fling flicked
@@ -104,10 +141,10 @@ struct RendererSession {
     }
 
     func run() throws -> WorkloadRun {
-        let small = self.small, large = self.large, n = Self.distinct
-        let source = ThumbnailSource<Int>.preparedVariants { key, tier in
-            tier == .small ? small[key % n] : large[key % n]
-        }
+        let small = self.small, large = self.large, n = Self.distinct, photos = self.photos
+        let source = photos.isEmpty
+            ? ThumbnailSource<Int>.preparedVariants { key, tier in tier == .small ? small[key % n] : large[key % n] }
+            : ThumbnailSource<Int>.fullSizePhotos { key in photos[key % photos.count] }
         let clock = SimulatedClock()
         var config = ThumbnailRenderer<Int>.Configuration()
         config.workerCount = workers

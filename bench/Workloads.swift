@@ -39,7 +39,7 @@ struct Workload: Sendable {
 /// The registry. Later issues add codec, kernel and pipeline workloads here.
 enum Workloads {
     static let all: [Workload] = [copy, fill] + CodecWorkloads.all + yuvAndRotate + kernelWorkloadsResize
-        + DocumentWorkloads.all + [renderer] + PipelineWorkloads.all + PNGWorkloads.all + ProgressiveWorkloads.all
+        + DocumentWorkloads.all + [renderer, rendererCamera] + PipelineWorkloads.all + PNGWorkloads.all + ProgressiveWorkloads.all
 
     /// ic_image_copy of the input RGBA image into a second buffer: the bandwidth reference.
     static let copy = Workload(name: "copy", summary: "RGBA image copy with ic_image_copy (strided, parallel)") { ctx in

@@ -1,9 +1,10 @@
 /* EXIF: the orientation tag (0x0112) read from IFD0 of an APP1 TIFF structure in either byte
- * order, and the minimal APP1 the encoder writes to carry one.
+ * order, the embedded JPEG thumbnail of IFD1, and the minimal APP1 the encoder writes to
+ * carry an orientation.
  *
  * Hostile input: every offset and count is checked against the buffer with 64-bit
- * arithmetic before it is used, and only IFD0 is visited (the orientation of the primary
- * image lives there), so a next-IFD pointer that loops back cannot make the parse long. */
+ * arithmetic before it is used, and only IFD0 and the IFD it links to are visited, so a
+ * next-IFD pointer that loops back cannot make the parse long. */
 #include "jpeg_internal.h"
 
 #include <string.h>
@@ -105,6 +106,65 @@ int32_t ic_exif_orientation(const uint8_t *data, size_t size) {
         return value >= 1 && value <= 8 ? (int32_t)value : 0;
     }
     return 0;
+}
+
+/* ---- IFD1: the embedded JPEG thumbnail ----------------------------------------------------
+ * IFD0's next-IFD link leads to IFD1, whose JPEGInterchangeFormat (0x0201) and
+ * JPEGInterchangeFormatLength (0x0202) give the thumbnail's offset (from the TIFF header) and
+ * length. Only that one link is followed. A thumbnail is accepted when both tags are there
+ * (LONG, or SHORT as a few writers use), the range lies inside the structure without
+ * overlapping its header or either IFD, IFD1 does not say it is uncompressed (Compression 1),
+ * and the bytes start with a JPEG SOI marker. Anything else means "no thumbnail". */
+
+enum { TAG_COMPRESSION = 0x0103, TAG_JPEG_OFFSET = 0x0201, TAG_JPEG_LENGTH = 0x0202, TIFF_HEADER = 8 };
+
+/* [a, a + n) and [b, b + m) share a byte. */
+static int overlaps(uint64_t a, uint64_t n, uint64_t b, uint64_t m) { return a < b + m && b < a + n; }
+
+/* One IFD's entry count and the end of its table (link included); 0 when it does not fit. */
+static int ifd_extent(const tiff *t, uint32_t at, uint32_t *count, uint64_t *end) {
+    if (!read_u16(t, at, count)) return 0;
+    *end = (uint64_t)at + 2 + (uint64_t)*count * ENTRY_BYTES + 4;
+    return *end <= t->size;
+}
+
+int ic__exif_thumbnail_range(const uint8_t *data, size_t size, size_t *offset, size_t *length) {
+    if (!data) return 0;
+    size_t base = 0;
+    if (size >= 6 && memcmp(data, "Exif", 5) == 0) base = 6;
+    if (size - base < TIFF_HEADER) return 0;
+    tiff t = {data + base, size - base, 0};
+    if (t.p[0] == 'I' && t.p[1] == 'I') t.big_endian = 0;
+    else if (t.p[0] == 'M' && t.p[1] == 'M') t.big_endian = 1;
+    else return 0;
+    uint32_t magic = 0, ifd0 = 0, n0 = 0, ifd1 = 0, n1 = 0;
+    uint64_t end0 = 0, end1 = 0;
+    if (!read_u16(&t, 2, &magic) || magic != 42 || !read_u32(&t, 4, &ifd0)) return 0;
+    if (!ifd_extent(&t, ifd0, &n0, &end0) || !read_u32(&t, end0 - 4, &ifd1)) return 0;
+    if (ifd1 < TIFF_HEADER || ifd1 == ifd0 || !ifd_extent(&t, ifd1, &n1, &end1)) return 0;
+    if (overlaps(ifd0, end0 - ifd0, ifd1, end1 - ifd1)) return 0;
+    uint32_t off = 0, len = 0;
+    int have_off = 0, have_len = 0;
+    for (uint32_t i = 0; i < n1; i++) {
+        const uint64_t e = (uint64_t)ifd1 + 2 + (uint64_t)i * ENTRY_BYTES;
+        uint32_t tag = 0, type = 0, count = 0, value = 0;
+        if (!read_u16(&t, e, &tag) || !read_u16(&t, e + 2, &type) || !read_u32(&t, e + 4, &count)) return 0;
+        if (tag != TAG_JPEG_OFFSET && tag != TAG_JPEG_LENGTH && tag != TAG_COMPRESSION) continue;
+        if (count != 1) return 0;
+        if (type == TYPE_SHORT) { if (!read_u16(&t, e + 8, &value)) return 0; }
+        else if (type == TYPE_LONG) { if (!read_u32(&t, e + 8, &value)) return 0; }
+        else return 0;
+        if (tag == TAG_COMPRESSION) { if (value == 1) return 0; }
+        else if (tag == TAG_JPEG_OFFSET) { off = value; have_off = 1; }
+        else { len = value; have_len = 1; }
+    }
+    if (!have_off || !have_len || len < 4 || (uint64_t)off + len > t.size) return 0;
+    if (overlaps(off, len, 0, TIFF_HEADER) || overlaps(off, len, ifd0, end0 - ifd0) || overlaps(off, len, ifd1, end1 - ifd1))
+        return 0;
+    if (t.p[off] != 0xFF || t.p[off + 1] != 0xD8) return 0;
+    *offset = base + off;
+    *length = len;
+    return 1;
 }
 
 /* The smallest APP1 payload holding one orientation: "Exif\0\0", a big-endian TIFF header,

@@ -22,8 +22,10 @@ void ic_jpeg_decode_options_init(ic_jpeg_decode_options *options) {
 /* ---- planning ----------------------------------------------------------------------- */
 
 typedef struct decode_job {
-    const uint8_t *data;
+    const uint8_t *data;            /* what is decoded: the file, or its EXIF thumbnail */
     size_t size;
+    const uint8_t *file;            /* the whole file (its EXIF orientation applies either way) */
+    size_t file_size;
     ic_jpeg_decode_options opt;     /* defaults applied */
     ic_format format;
     ic_jpeg_plan plan;
@@ -42,7 +44,8 @@ static ic_status check_options(const ic_jpeg_decode_options *o, ic_format format
         !is_yuv(format))
         return IC_ERR_INVALID_ARGUMENT;
     if (o->scale_num < 1 || o->scale_num > 8) return IC_ERR_INVALID_ARGUMENT;
-    if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT | IC_JPEG_LIBJPEG_ONLY))
+    if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT | IC_JPEG_LIBJPEG_ONLY |
+                               IC_JPEG_EXIF_THUMBNAIL))
         return IC_ERR_INVALID_ARGUMENT;
     if (o->max_scans < 1 || o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION) return IC_ERR_INVALID_ARGUMENT;
     if (o->min_valid_permille > 1000) return IC_ERR_INVALID_ARGUMENT;
@@ -306,7 +309,7 @@ static void fill_result(ic_jpeg_decode_result *result, const decode_job *job, co
         result->height = job->plan.height;
     }
     ic_jpeg_markers m;
-    ic__jpeg_scan_markers(job->data, job->size, &m);
+    ic__jpeg_scan_markers(job->file, job->file_size, &m);
     result->orientation = m.orientation ? m.orientation : 1;
     result->warnings = dec->err.warnings;
     result->decoder = job->decoder;
@@ -321,10 +324,21 @@ static ic_status run(decode_job *job, ic_jpeg_decode_result *result) {
     memset(&dec.err, 0, sizeof dec.err);
     memset(&dec.budget, 0, sizeof dec.budget);
     ic_status st;
-    if (job->size == 0 || job->size < 4 || job->data[0] != 0xFF || job->data[1] != 0xD8) {
+    int thumbnail = (job->opt.flags & IC_JPEG_EXIF_THUMBNAIL) != 0;
+    if (thumbnail) {
+        /* The embedded JPEG, found by the marker walk (ic_jpeg_info's thumbnail_offset). */
+        ic_jpeg_markers m;
+        ic__jpeg_scan_markers(job->file, job->file_size, &m);
+        job->data = job->file + m.thumb_offset;
+        job->size = m.thumb_length;
+    }
+    if (job->file_size < 4 || job->file[0] != 0xFF || job->file[1] != 0xD8) {
         st = IC_ERR_CORRUPT_DATA; /* empty or not a JPEG: no decompressor needed */
         snprintf(dec.err.message, sizeof dec.err.message, "%s",
-                 job->size == 0 ? "empty input" : "not a JPEG (no SOI marker)");
+                 job->file_size == 0 ? "empty input" : "not a JPEG (no SOI marker)");
+    } else if (thumbnail && job->size == 0) {
+        st = IC_ERR_UNSUPPORTED;
+        snprintf(dec.err.message, sizeof dec.err.message, "no EXIF thumbnail");
     } else {
         st = ic__jpeg_guard(&dec, job->data, job->size, (job->opt.flags & IC_JPEG_STRICT) != 0,
                             job->opt.max_scans, job->opt.max_memory, decode_body, job);
@@ -340,8 +354,8 @@ static ic_status prepare(decode_job *job, const uint8_t *data, size_t size,
                          const ic_jpeg_decode_options *options, ic_format format) {
     memset(job, 0, sizeof *job);
     if (!data && size) return IC_ERR_INVALID_ARGUMENT;
-    job->data = data;
-    job->size = size;
+    job->data = job->file = data;
+    job->size = job->file_size = size;
     apply_defaults(options, &job->opt);
     job->format = format;
     return check_options(&job->opt, format);

@@ -105,10 +105,19 @@ typedef struct ic_jpeg_markers {
     int32_t has_icc;
     uint32_t icc_size;
     int32_t adobe;
+    size_t thumb_offset;  /* the EXIF (IFD1) JPEG thumbnail: data[thumb_offset .. + thumb_length) */
+    size_t thumb_length;  /* 0 = none */
 } ic_jpeg_markers;
 
 /* Walks the marker segments from SOI to the first SOS (bounds-checked, never past size). */
 IC_INTERNAL void ic__jpeg_scan_markers(const uint8_t *data, size_t size, ic_jpeg_markers *out);
+
+/* The frame size from the first SOFn segment, by a walk of our own (no decompressor):
+ * 1 when found and non-zero. */
+IC_INTERNAL int ic__jpeg_frame_size(const uint8_t *data, size_t size, int32_t *width, int32_t *height);
+
+/* A tw x th image has the shape of a w x h one within a pixel of rounding. */
+IC_INTERNAL int ic__same_shape(int32_t w, int32_t h, int32_t tw, int32_t th);
 
 /* Our reading of the sampling factors (after jpeg_read_header). */
 IC_INTERNAL ic_jpeg_subsampling ic__jpeg_subsampling(j_decompress_ptr cinfo);

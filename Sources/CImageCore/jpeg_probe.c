@@ -30,6 +30,11 @@ void ic__jpeg_scan_markers(const uint8_t *data, size_t size, ic_jpeg_markers *ou
         if (m == M_APP1 && !out->has_exif && n >= 6 && memcmp(payload, "Exif\0", 5) == 0) {
             out->has_exif = 1;
             out->orientation = ic_exif_orientation(payload, n);
+            size_t off = 0, len = 0;
+            if (ic__exif_thumbnail_range(payload, n, &off, &len)) {
+                out->thumb_offset = (size_t)(payload - data) + off;
+                out->thumb_length = len;
+            }
         } else if (m == M_APP2 && n >= 14 && memcmp(payload, "ICC_PROFILE\0", 12) == 0) {
             /* 12-byte identifier, then chunk number and chunk count, then profile bytes. */
             out->has_icc = 1;
@@ -105,8 +110,50 @@ ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out) {
     info.has_exif = m.has_exif;
     info.has_icc = m.has_icc;
     info.icc_size = m.icc_size;
+    if (m.thumb_length > 0 && m.thumb_offset <= UINT32_MAX && m.thumb_length <= UINT32_MAX) {
+        info.thumbnail_offset = (uint32_t)m.thumb_offset;
+        info.thumbnail_length = (uint32_t)m.thumb_length;
+        int32_t tw = 0, th = 0;
+        if (ic__jpeg_frame_size(data + m.thumb_offset, m.thumb_length, &tw, &th)) {
+            info.thumbnail_width = tw;
+            info.thumbnail_height = th;
+            info.thumbnail_same_shape = ic__same_shape(info.width, info.height, tw, th);
+        }
+    }
     *out = info;
     return IC_OK;
+}
+
+int ic__same_shape(int32_t w, int32_t h, int32_t tw, int32_t th) {
+    /* |th - tw * h / w| <= 1 or |tw - th * w / h| <= 1, in integers. */
+    int64_t d = (int64_t)th * w - (int64_t)tw * h;
+    if (d < 0) d = -d;
+    return d <= (int64_t)(w > h ? w : h);
+}
+
+int ic__jpeg_frame_size(const uint8_t *data, size_t size, int32_t *width, int32_t *height) {
+    if (size < 4 || data[0] != 0xFF || data[1] != M_SOI) return 0;
+    size_t pos = 2;
+    while (pos + 4 <= size) {
+        if (data[pos] != 0xFF) return 0;
+        while (pos < size && data[pos] == 0xFF) pos++;
+        if (pos >= size) return 0;
+        const uint8_t m = data[pos++];
+        if (m == M_SOS || m == M_EOI || m == M_SOI) return 0; /* no frame header before the data */
+        if (m == M_TEM || (m >= M_RST0 && m <= M_RST7)) continue;
+        if (size - pos < 2) return 0;
+        const size_t len = (size_t)data[pos] << 8 | data[pos + 1];
+        if (len < 2 || size - pos < len) return 0;
+        /* SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC): P, Y (2), X (2), ... */
+        if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+            if (len < 8) return 0;
+            *height = (int32_t)((uint32_t)data[pos + 3] << 8 | data[pos + 4]);
+            *width = (int32_t)((uint32_t)data[pos + 5] << 8 | data[pos + 6]);
+            return *width > 0 && *height > 0;
+        }
+        pos += len;
+    }
+    return 0;
 }
 
 ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out) {

@@ -1,5 +1,6 @@
-/* The JPEG thumbnail (imagecore/pipeline.h): a plan from the header, and one call that
- * streams the decoded bands through the row-push resize and orients the small result. */
+/* The JPEG thumbnail (imagecore/pipeline.h): a plan from the header (the main image, or its
+ * EXIF thumbnail when that covers the target), and one call that streams the decoded bands
+ * through the row-push resize and orients the small result. */
 #include "internal.h"
 
 #include <math.h>
@@ -43,6 +44,35 @@ static ic_resize_params resize_params(const ic_thumbnail_plan *p) {
     return r;
 }
 
+/* The EXIF thumbnail as the source, when it is a smaller copy of the main image and its picture
+ * covers the stored-orientation target at 1x or more: its smallest M/8 at which the picture
+ * (rounded inwards) still covers it, cropped to the picture. Returns 0 to decode the main image. */
+static int plan_exif(const uint8_t *data, size_t size, ic_thumbnail_plan *p) {
+    ic_jpeg_exif_thumbnail t;
+    if (ic_jpeg_find_exif_thumbnail(data, size, &t) != IC_OK) return 0;
+    if (t.content_width < p->resized_width || t.content_height < p->resized_height) return 0;
+    for (int32_t n = 1; n <= 8; n++) {
+        const int32_t x0 = (t.content_x * n + 7) / 8, y0 = (t.content_y * n + 7) / 8;
+        const int32_t x1 = (t.content_x + t.content_width) * n / 8, y1 = (t.content_y + t.content_height) * n / 8;
+        if (x1 - x0 < p->resized_width || y1 - y0 < p->resized_height) continue;
+        int32_t sw = 0, sh = 0;
+        if (ic_jpeg_scaled_size(t.width, t.height, n, &sw, &sh) != IC_OK) return 0;
+        p->source = IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL;
+        p->exif = t;
+        p->scale_num = n;
+        p->decode.scale_num = n;
+        p->decode.flags |= IC_JPEG_EXIF_THUMBNAIL;
+        if (x0 != 0 || y0 != 0 || x1 != sw || y1 != sh) {
+            p->decode.crop_x = x0;
+            p->decode.crop_y = y0;
+            p->decode.crop_width = x1 - x0;
+            p->decode.crop_height = y1 - y0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
                                  ic_thumbnail_plan *plan) {
     if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
@@ -73,10 +103,15 @@ ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thum
     const int32_t tw = swaps(p.orientation) ? o.max_height : o.max_width;
     const int32_t th = swaps(p.orientation) ? o.max_width : o.max_height;
     fit(info.width, info.height, tw, th, &p.resized_width, &p.resized_height);
-    st = ic_jpeg_pick_scale(info.width, info.height, p.resized_width, p.resized_height, o.min_residual,
-                            &p.scale_num);
-    if (st != IC_OK) return st;
-    p.decode.scale_num = p.scale_num;
+    p.decode.flags &= ~(uint32_t)IC_JPEG_EXIF_THUMBNAIL; /* the plan picks the source */
+    if (!o.no_exif_thumbnail && info.thumbnail_length > 0 && plan_exif(data, size, &p)) {
+        /* the EXIF thumbnail covers the target: p.decode, scale and crop set */
+    } else {
+        st = ic_jpeg_pick_scale(info.width, info.height, p.resized_width, p.resized_height, o.min_residual,
+                                &p.scale_num);
+        if (st != IC_OK) return st;
+        p.decode.scale_num = p.scale_num;
+    }
     st = ic_jpeg_decode_size(data, size, &p.decode, &p.decoded_width, &p.decoded_height, NULL);
     if (st != IC_OK) return st;
     p.width = swaps(p.orientation) ? p.resized_height : p.resized_width;
@@ -120,7 +155,8 @@ ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail
     ic_status st = ic_image_validate(dst);
     if (st != IC_OK) return st;
     if (dst->format != plan->format || dst->width != plan->width || dst->height != plan->height ||
-        plan->source != IC_THUMBNAIL_SOURCE_SCALED_DECODE || plan->orientation < 1 || plan->orientation > 8)
+        (plan->source != IC_THUMBNAIL_SOURCE_SCALED_DECODE && plan->source != IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL) ||
+        plan->orientation < 1 || plan->orientation > 8)
         return IC_ERR_INVALID_ARGUMENT;
     const size_t turn_row = (size_t)plan->resized_width * (size_t)channels_of(plan->format);
     if (scratch_size < plan->scratch_size || plan->scratch_size < plan->resize_bytes + plan->turn_bytes ||

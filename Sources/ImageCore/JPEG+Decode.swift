@@ -40,12 +40,16 @@ extension JPEG {
         /// progressive files at 1/8 and 1/4 from the scans those scales read (same pixels; see
         /// ``DecodeReport/decoder``). For comparisons and benchmarks.
         public var libjpegOnly: Bool
+        /// Decode the file's EXIF thumbnail instead of the main image (scale, crop and format
+        /// apply to it; the report's orientation is the main image's). `.unsupported` when the
+        /// file has none. See ``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``.
+        public var exifThumbnail: Bool
 
         public init(scale: Scale = .full, crop: Rect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
                     strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
                     maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16,
                     minValidShare: Double = Double(IC_JPEG_DEFAULT_MIN_VALID_PERMILLE) / 1000,
-                    libjpegOnly: Bool = false) {
+                    libjpegOnly: Bool = false, exifThumbnail: Bool = false) {
             self.scale = scale
             self.crop = crop
             self.maxPixels = maxPixels
@@ -57,6 +61,7 @@ extension JPEG {
             self.bandRows = bandRows
             self.minValidShare = minValidShare
             self.libjpegOnly = libjpegOnly
+            self.exifThumbnail = exifThumbnail
         }
 
         /// The C options for `format`, with `.fit` resolved against the file's header.
@@ -77,8 +82,12 @@ extension JPEG {
                 o.scale_num = Int32(n)
             case .fit(let w, let h, let residual):
                 let info = try JPEG.info(bytes)
-                o.scale_num = Int32(try JPEG.pickScale(width: info.width, height: info.height,
-                                                       targetWidth: w, targetHeight: h, minResidual: residual))
+                var (sw, sh) = (info.width, info.height)
+                if exifThumbnail {
+                    guard let t = info.exifThumbnail, t.width > 0 else { throw ImageError(.unsupported, "no EXIF thumbnail") }
+                    (sw, sh) = (t.width, t.height)
+                }
+                o.scale_num = Int32(try JPEG.pickScale(width: sw, height: sh, targetWidth: w, targetHeight: h, minResidual: residual))
             }
             if let crop {
                 guard crop.x >= 0, crop.y >= 0, crop.width >= 1, crop.height >= 1,
@@ -92,6 +101,7 @@ extension JPEG {
                 | (fastUpsampling ? UInt32(IC_JPEG_FAST_UPSAMPLE.rawValue) : 0)
                 | (fastDCT ? UInt32(IC_JPEG_FAST_DCT.rawValue) : 0)
                 | (libjpegOnly ? UInt32(IC_JPEG_LIBJPEG_ONLY.rawValue) : 0)
+                | (exifThumbnail ? UInt32(IC_JPEG_EXIF_THUMBNAIL.rawValue) : 0)
             o.max_pixels = UInt64(maxPixels)
             o.max_scans = Int32(maxScans)
             o.max_memory = UInt64(maxMemory)

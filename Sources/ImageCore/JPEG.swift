@@ -43,6 +43,21 @@ public enum JPEG {
         public var iccProfileSize: Int
         /// Whether an Adobe APP14 marker is present (CMYK data is then stored inverted).
         public var hasAdobeMarker: Bool
+        /// The EXIF (IFD1) JPEG thumbnail, when the file carries a well-formed one.
+        public var exifThumbnail: EmbeddedThumbnail?
+
+        /// An EXIF thumbnail as the header reports it (see ``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``
+        /// for whether it is usable and where its picture is).
+        public struct EmbeddedThumbnail: Sendable, Hashable {
+            /// Its JPEG bytes: `offset ..< offset + length` of the file.
+            public var offset: Int
+            public var length: Int
+            /// Its stored size (0 × 0 when its header is unreadable).
+            public var width: Int
+            public var height: Int
+            /// Its aspect ratio is the main image's within a pixel of rounding.
+            public var hasSameShape: Bool
+        }
 
         init(_ c: ic_jpeg_info) {
             width = Int(c.width)
@@ -58,7 +73,46 @@ public enum JPEG {
             hasICCProfile = c.has_icc != 0
             iccProfileSize = Int(c.icc_size)
             hasAdobeMarker = c.adobe != 0
+            exifThumbnail = c.thumbnail_length == 0 ? nil
+                : EmbeddedThumbnail(offset: Int(c.thumbnail_offset), length: Int(c.thumbnail_length), width: Int(c.thumbnail_width),
+                                    height: Int(c.thumbnail_height), hasSameShape: c.thumbnail_same_shape != 0)
         }
+    }
+
+    /// An EXIF thumbnail checked to show the main image (``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``).
+    public struct ExifThumbnail: Sendable, Hashable {
+        /// Its JPEG bytes: `offset ..< offset + length` of the file.
+        public var offset: Int
+        public var length: Int
+        /// Its stored size, in the main image's stored orientation.
+        public var width: Int
+        public var height: Int
+        /// The picture inside it, in its pixels: the whole thumbnail, or the part between
+        /// letterbox (or pillarbox) bars.
+        public var content: Rect
+        /// Whether bars were found and left out of ``content``.
+        public var isLetterboxed: Bool
+    }
+
+    /// The file's EXIF thumbnail if it is a smaller copy of the main image: the same shape
+    /// within a pixel of rounding, or that shape between dark bars (found by decoding the
+    /// thumbnail's luma in bands). `nil` when there is none or it is not usable (another shape
+    /// without bars, unreadable, above 16 MP). Decode it with ``DecodeOptions/exifThumbnail``.
+    /// - Throws: as ``info(_:)-(UnsafeRawBufferPointer)`` for the main file.
+    public static func exifThumbnail(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ExifThumbnail? {
+        var c = ic_jpeg_exif_thumbnail()
+        let st = ic_jpeg_find_exif_thumbnail(bytes.bytePointer, bytes.count, &c)
+        if st == IC_ERR_UNSUPPORTED { return nil }
+        try ImageError.check(st, "not a readable JPEG header")
+        return ExifThumbnail(offset: Int(c.offset), length: Int(c.length), width: Int(c.width), height: Int(c.height),
+                             content: Rect(x: Int(c.content_x), y: Int(c.content_y), width: Int(c.content_width),
+                                           height: Int(c.content_height)),
+                             isLetterboxed: c.letterboxed != 0)
+    }
+
+    /// ``exifThumbnail(_:)-(UnsafeRawBufferPointer)`` for bytes in an array (lent in place).
+    public static func exifThumbnail(_ bytes: [UInt8]) throws(ImageError) -> ExifThumbnail? {
+        try withBytes(bytes) { raw throws(ImageError) in try exifThumbnail(raw) }
     }
 
     /// A rectangle in output pixels (after scaling).

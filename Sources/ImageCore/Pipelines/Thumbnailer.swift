@@ -14,6 +14,16 @@ public struct StreamedThumbnail: ~Copyable {
     /// What the decoder reported: its warnings (recoverable corruption such as a truncated
     /// file, whose missing rows decode grey).
     public var report: JPEG.DecodeReport
+    /// What was decoded: the main image, or its EXIF thumbnail (then ``scale`` and the decoded
+    /// size are the thumbnail's).
+    public var source: Source = .mainImage
+
+    /// The image a thumbnail was made from.
+    public enum Source: Sendable, Hashable {
+        case mainImage
+        /// The EXIF thumbnail, which covered the requested size (letterbox bars left out).
+        case exifThumbnail
+    }
 
     /// Ends the record and hands out the image.
     public consuming func take() -> PixelBuffer { image }
@@ -35,11 +45,16 @@ public enum Thumbnailer {
     ///   - format: `.rgba8` (colour) or `.gray8` (luma only).
     ///   - minResidual: the decode scale covers the target times this factor (1: the smallest
     ///     scale that still covers it; 2: libvips's choice, sharper, twice the decode work).
+    ///   - useEmbeddedThumbnail: make it from the file's EXIF thumbnail when that is a smaller
+    ///     copy of the main image (``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``) and covers
+    ///     the target at 1x or more (the 75 px small tier of a camera photo); false = always from
+    ///     the main image's pixels. ``StreamedThumbnail/source`` says which was used.
     /// - Throws: as ``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``;
     ///   `.invalidArgument` for a size < 1.
     public static func thumbnail(_ jpeg: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int,
                                  format: PixelFormat = .rgba8, minResidual: Double = 1,
-                                 bandRows: Int = 16, limits: JPEG.DecodeOptions = .init()) throws(ImageError) -> StreamedThumbnail {
+                                 bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
+                                 useEmbeddedThumbnail: Bool = true) throws(ImageError) -> StreamedThumbnail {
         guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
         guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
         var options = ic_thumbnail_options()
@@ -49,6 +64,7 @@ public enum Thumbnailer {
         options.min_residual = minResidual
         options.band_rows = Int32(clamping: bandRows)
         options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
+        options.no_exif_thumbnail = useEmbeddedThumbnail ? 0 : 1
         var plan = ic_thumbnail_plan()
         try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
                                                     &options, &plan),
@@ -71,16 +87,18 @@ public enum Thumbnailer {
         return StreamedThumbnail(image: image, scale: Int(plan.scale_num), decodedWidth: Int(plan.decoded_width),
                                  decodedHeight: Int(plan.decoded_height),
                                  orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
-                                 report: JPEG.DecodeReport(result))
+                                 report: JPEG.DecodeReport(result),
+                                 source: plan.source == IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL ? .exifThumbnail : .mainImage)
     }
 
     /// ``thumbnail(_:maxWidth:maxHeight:format:minResidual:bandRows:)-(UnsafeRawBufferPointer,_,_,_,_,_)``
     /// for bytes in an array (lent in place).
     public static func thumbnail(_ jpeg: [UInt8], maxWidth: Int, maxHeight: Int, format: PixelFormat = .rgba8,
-                                 minResidual: Double = 1, bandRows: Int = 16, limits: JPEG.DecodeOptions = .init()) throws(ImageError) -> StreamedThumbnail {
+                                 minResidual: Double = 1, bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
+                                 useEmbeddedThumbnail: Bool = true) throws(ImageError) -> StreamedThumbnail {
         try JPEG.withBytes(jpeg) { raw throws(ImageError) in
             try thumbnail(raw, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual, bandRows: bandRows,
-                          limits: limits)
+                          limits: limits, useEmbeddedThumbnail: useEmbeddedThumbnail)
         }
     }
 }

@@ -6,13 +6,22 @@
 /// Kernels run with the process-wide thread count; a renderer with several workers usually
 /// wants `ImageCoreRuntime.threads = 1` so the workers do not oversubscribe the cores.
 public struct JPEGThumbnailDecoder: ThumbnailDecoder {
-    public init() {}
+    /// Whether a camera photo's EXIF thumbnail may stand in for its main image when it covers
+    /// the requested size (the small tier: a few kilobytes decoded instead of the file), with
+    /// letterbox bars left out and the main image's orientation applied. Set false when every
+    /// thumbnail must come from the main image's pixels.
+    public var useEmbeddedThumbnails: Bool
+
+    public init(useEmbeddedThumbnails: Bool = true) {
+        self.useEmbeddedThumbnails = useEmbeddedThumbnails
+    }
 
     public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int) throws(ImageError) -> PixelBuffer {
         guard n >= 1 else { throw ImageError(.invalidArgument, "maxPixelSize \(n)") }
         return try JPEG.withBytes(bytes) { raw throws(ImageError) in
             let format: PixelFormat = try JPEG.info(raw).colorSpace == .gray ? .gray8 : .rgba8
-            return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format).take()
+            return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format,
+                                             useEmbeddedThumbnail: useEmbeddedThumbnails).take()
         }
     }
 }

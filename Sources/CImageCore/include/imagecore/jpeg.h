@@ -80,6 +80,16 @@ typedef struct ic_jpeg_info {
     int32_t has_icc;                 /**< 1 when APP2 "ICC_PROFILE" chunks are present. */
     uint32_t icc_size;               /**< Bytes of ICC profile data over all chunks (0 if none). */
     int32_t adobe;                   /**< 1 when an Adobe APP14 segment is present (CMYK is then stored inverted). */
+    uint32_t thumbnail_offset;       /**< The EXIF thumbnail (IFD1's JPEGInterchangeFormat): byte offset of its
+                                          JPEG data in the file; with thumbnail_length 0 when there is none. Only
+                                          a well-formed one is reported: inside its APP1 segment, not overlapping
+                                          the TIFF header or IFD0/IFD1, starting with SOI. */
+    uint32_t thumbnail_length;       /**< Its length in bytes; 0 = no EXIF thumbnail. */
+    int32_t thumbnail_width;         /**< Its stored size, from its own frame header (0 when unreadable). */
+    int32_t thumbnail_height;
+    int32_t thumbnail_same_shape;    /**< 1 when its aspect ratio is the main image's within a pixel of rounding
+                                          (|th * W - tw * H| <= max(W, H)); 0 for another shape (letterboxed, or
+                                          cropped: see ::ic_jpeg_find_exif_thumbnail). */
 } ic_jpeg_info;
 
 /**
@@ -95,6 +105,42 @@ typedef struct ic_jpeg_info {
  *         IC_ERR_INVALID_ARGUMENT for a null `out`, or null `data` with size > 0.
  */
 IC_API ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out);
+
+/** An EXIF thumbnail found usable as a smaller copy of the main image (::ic_jpeg_find_exif_thumbnail). */
+typedef struct ic_jpeg_exif_thumbnail {
+    uint32_t offset;            /**< Its JPEG bytes are data[offset .. offset + length). */
+    uint32_t length;
+    int32_t width;              /**< Its stored size (the main image's orientation: apply the main EXIF
+                                     orientation to it, as to the main image). */
+    int32_t height;
+    int32_t letterboxed;        /**< 1 when the picture sits between dark bars, which the content
+                                     rectangle leaves out; 0 when the thumbnail is the picture. */
+    int32_t content_x;          /**< The picture inside the thumbnail, in its pixels. */
+    int32_t content_y;
+    int32_t content_width;
+    int32_t content_height;
+} ic_jpeg_exif_thumbnail;
+
+/**
+ * Finds a JPEG file's EXIF (IFD1) thumbnail and checks that it is a smaller copy of the main
+ * image: its shape is the main image's within a pixel of rounding, or the main image's shape
+ * fitted into it (centred) between dark bars on the two other sides (letterbox or pillarbox),
+ * and its data decodes without a warning. The check decodes the thumbnail once, to gray in
+ * 16-row bands with libjpeg (its pixels are not kept): a few kilobytes. Bars: every bar pixel
+ * at most 48 and each bar's mean at most 16 (the row or column next to the picture, which
+ * shares DCT blocks with it, is left out when a bar is 3 or more wide). A thumbnail of another
+ * shape without such bars (a crop), one above 16 MP, or one whose header or data libjpeg
+ * cannot read cleanly is refused.
+ * @param data  the JPEG file's bytes (NULL only with size 0).
+ * @param size  their count.
+ * @param out   receives the thumbnail's place, size and picture rectangle (zeroed on failure).
+ * @return IC_OK when a usable thumbnail was found;
+ *         IC_ERR_UNSUPPORTED when there is none or it is not usable (the caller decodes the
+ *         main image);
+ *         IC_ERR_CORRUPT_DATA, IC_ERR_UNSUPPORTED as ::ic_jpeg_probe for the main file;
+ *         IC_ERR_INVALID_ARGUMENT for a null `out`, or null `data` with size > 0.
+ */
+IC_API ic_status ic_jpeg_find_exif_thumbnail(const uint8_t *data, size_t size, ic_jpeg_exif_thumbnail *out);
 
 /** The header fields of the foundation's minimal reader (kept for existing callers). */
 typedef struct ic_jpeg_header {
@@ -207,10 +253,14 @@ typedef enum ic_jpeg_decode_flags {
                                           I420/NV12 below full size keep the accurate IDCT: libjpeg's scaled
                                           IDCTs are all of that kind, and TurboJPEG's own combination of the
                                           two mixes dequantisation tables. */
-    IC_JPEG_LIBJPEG_ONLY = 1 << 3    /**< Decode every file with libjpeg, never with the reduced progressive
+    IC_JPEG_LIBJPEG_ONLY = 1 << 3,   /**< Decode every file with libjpeg, never with the reduced progressive
                                           decoder (see ::ic_jpeg_decode, "Progressive files at 1/8 and 1/4"):
                                           the output is the same, libjpeg needs a coefficient buffer for the
                                           whole image. For comparisons and benchmarks. */
+    IC_JPEG_EXIF_THUMBNAIL = 1 << 4  /**< Decode the file's EXIF thumbnail (see ::ic_jpeg_info::thumbnail_offset)
+                                          instead of the main image: scale, crop, format and limits apply to the
+                                          thumbnail; the result's orientation is the main image's. No thumbnail:
+                                          IC_ERR_UNSUPPORTED. */
 } ic_jpeg_decode_flags;
 
 /**

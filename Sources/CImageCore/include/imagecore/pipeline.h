@@ -35,7 +35,13 @@ typedef enum ic_thumbnail_source {
     /** The image data decoded at DCT scale `scale_num`/8 in bands, each band pushed through
      *  a streaming Lanczos-3 resize (::ic_resize_stream_push_rows) as it arrives, then the
      *  EXIF orientation applied to the small result. The decoded image never exists whole. */
-    IC_THUMBNAIL_SOURCE_SCALED_DECODE = 0
+    IC_THUMBNAIL_SOURCE_SCALED_DECODE = 0,
+    /** The file's EXIF thumbnail (::ic_jpeg_find_exif_thumbnail) instead of the image data: it
+     *  is a smaller copy of the main image and its picture (letterbox bars left out) covers the
+     *  target at 1x or more. Decoded the same way (::IC_JPEG_EXIF_THUMBNAIL, at its smallest
+     *  M/8 that covers the target, cropped to the picture), with the main image's orientation.
+     *  A few kilobytes instead of the whole file: the small tier of a camera photo. */
+    IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL = 1
 } ic_thumbnail_source;
 
 /** What thumbnail to make. max_width and max_height must be set; the other zero fields take
@@ -51,6 +57,8 @@ typedef struct ic_thumbnail_options {
     ic_jpeg_decode_options decode; /**< The decoder's limits and flags (max_pixels, max_scans,
                                max_memory, min_valid_permille, flags; zero = defaults); its
                                format, scale, crop and band_rows are the plan's. */
+    int32_t no_exif_thumbnail; /**< Non-zero: never ::IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL, every
+                               thumbnail from the main image's pixels (pixel-exact users). */
 } ic_thumbnail_options;
 
 /** A thumbnail plan: the path chosen and every size along it. */
@@ -72,12 +80,19 @@ typedef struct ic_thumbnail_plan {
     size_t turn_bytes;          /**< Scratch of the stored-orientation thumbnail for the
                                      orientations 5..8 that swap width and height (else 0). */
     size_t scratch_size;        /**< resize_bytes + turn_bytes: what ::ic_thumbnail_jpeg needs. */
+    ic_jpeg_exif_thumbnail exif; /**< With ::IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL: the thumbnail used
+                                     (its place, size and picture); else zero. scale_num and the
+                                     decoded size are then the thumbnail's (its picture's crop). */
 } ic_thumbnail_plan;
 
 /**
  * Plans a thumbnail of a JPEG: reads its header (no pixels), fits the target in stored
  * orientation, picks the smallest DCT scale that covers it (times `min_residual`) and sizes
- * the scratch.
+ * the scratch. When the file has an EXIF thumbnail that ::ic_jpeg_find_exif_thumbnail accepts
+ * (which decodes those few kilobytes once) and whose picture covers the target at 1x or more,
+ * the plan uses it instead (::IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL), unless
+ * `options->no_exif_thumbnail` is set. Progressive files at 1/8 and 1/4 are decoded from the
+ * scans those scales read (see ::ic_jpeg_decode; the run's result says which decoder ran).
  * @param data     the JPEG file's bytes (NULL only with size 0).
  * @param size     their count.
  * @param options  the target; see ::ic_thumbnail_options.
