@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.format = formats[sel % 5];
     o.scale_num = (int32_t)((sel >> 3) % 9);            /* 0 = default */
     o.flags = (sel >> 7) & 7;                            /* strict, fast upsample, fast DCT */
+    if (sel & (1u << 11)) o.flags |= IC_JPEG_EXIF_THUMBNAIL; /* the embedded thumbnail instead */
     o.max_pixels = 1 + fuzz_u32(&in, 400000);            /* keep each input fast */
     o.max_scans = (int32_t)fuzz_u32(&in, 600);
     o.max_memory = (sel & (1u << 10)) ? fuzz_u32(&in, 64u << 20) : 0;

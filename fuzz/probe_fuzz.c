@@ -1,5 +1,6 @@
 /* libFuzzer harness over the header probe, the EXIF parser (on the input as a JPEG, as an
- * APP1 payload and as a bare TIFF structure), and the scale helpers with fuzzer-chosen sizes. */
+ * APP1 payload and as a bare TIFF structure), the EXIF thumbnail finder, and the scale helpers
+ * with fuzzer-chosen sizes. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -8,6 +9,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_expect(st, 1);
     if (st == IC_OK) {
         if (info.width < 1 || info.height < 1 || info.orientation < 1 || info.orientation > 8) FUZZ_FAIL();
+        /* An EXIF thumbnail is only reported inside the data, starting with SOI. */
+        if (info.thumbnail_length && ((uint64_t)info.thumbnail_offset + info.thumbnail_length > size ||
+                                      data[info.thumbnail_offset] != 0xFF || data[info.thumbnail_offset + 1] != 0xD8))
+            FUZZ_FAIL();
+        ic_jpeg_exif_thumbnail t;
+        const ic_status ts = ic_jpeg_find_exif_thumbnail(data, size, &t);
+        if (ts != IC_OK && ts != IC_ERR_UNSUPPORTED) FUZZ_FAIL();
+        if (ts == IC_OK && (t.offset != info.thumbnail_offset || t.length != info.thumbnail_length || t.content_x < 0 ||
+                            t.content_y < 0 || t.content_width < 1 || t.content_height < 1 ||
+                            t.content_x + t.content_width > t.width || t.content_y + t.content_height > t.height))
+            FUZZ_FAIL();
         int32_t m = 0, sw = 0, sh = 0;
         if (ic_jpeg_pick_scale(info.width, info.height, 256, 256, 2.0, &m) != IC_OK || m < 1 || m > 8) FUZZ_FAIL();
         if (ic_jpeg_scaled_size(info.width, info.height, m, &sw, &sh) != IC_OK || sw < 1 || sh < 1) FUZZ_FAIL();

@@ -132,6 +132,30 @@ int main(int argc, char **argv) {
     lj(d, 21, 13, JCS_RGB, 3, JCS_RGB, 0, 0, 0, 0, NULL, 0);
     lj(d, 21, 13, JCS_CMYK, 4, JCS_CMYK, 0, 0, 0, 0, NULL, 0);
     lj(d, 21, 13, JCS_CMYK, 4, JCS_YCCK, 0, 0, 1, 0, NULL, 0);
+    /* A camera-style APP1: IFD0 (orientation 6) linked to IFD1 with a 16x12 JPEG thumbnail. */
+    {
+        unsigned char *tj_out = NULL, *px = pixels(16, 12, 3);
+        unsigned long tn = 0;
+        tjhandle t = tjInitCompress();
+        if (tjCompress2(t, px, 16, 0, 12, TJPF_RGB, &tj_out, &tn, TJSAMP_420, 70, 0) == 0 && tn < 60000) {
+            static const unsigned char head[] = {
+                'E', 'x', 'i', 'f', 0, 0, 'I', 'I', 42, 0, 8, 0, 0, 0, /* TIFF, IFD0 at 8 */
+                1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 26, 0, 0, 0, /* orientation 6; IFD1 at 26 */
+                2, 0, 0x01, 0x02, 4, 0, 1, 0, 0, 0, 56, 0, 0, 0,          /* JPEGInterchangeFormat = 56 */
+                0x02, 0x02, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};   /* ...Length (patched), next 0 */
+            unsigned char *seg = malloc(sizeof head + tn);
+            memcpy(seg, head, sizeof head);
+            seg[6 + 48] = (unsigned char)(tn & 255);
+            seg[6 + 49] = (unsigned char)(tn >> 8);
+            memcpy(seg + sizeof head, tj_out, tn);
+            lj(d, 64, 48, JCS_RGB, 3, JCS_YCbCr, 0, 0, 0, JPEG_APP0 + 1, seg, (unsigned)(sizeof head + tn));
+            lj(d, 64, 48, JCS_RGB, 3, JCS_YCbCr, 0, 0, 1, JPEG_APP0 + 1, seg, (unsigned)(sizeof head + tn));
+            free(seg);
+        }
+        tjFree(tj_out);
+        tjDestroy(t);
+        free(px);
+    }
     static const jpeg_scan_info approx[] = {
         {3, {0, 1, 2}, 0, 0, 0, 2}, {1, {0}, 1, 5, 0, 1}, {1, {1}, 1, 63, 0, 1}, {1, {2}, 1, 63, 0, 1},
         {1, {0}, 6, 63, 0, 1},     {3, {0, 1, 2}, 0, 0, 2, 1}, {3, {0, 1, 2}, 0, 0, 1, 0}, {1, {0}, 1, 63, 1, 0},
