@@ -242,6 +242,34 @@ extension JPEG {
         return image
     }
 
+    /// ``decode(_:format:options:alignment:)-(UnsafeRawBufferPointer,_,_,_)`` that also
+    /// adds the decode's warnings to `warnings` (count, last message), for pipelines that
+    /// report recovered corruption.
+    static func decode(_ bytes: UnsafeRawBufferPointer, format: PixelFormat, options: DecodeOptions,
+                       warnings: inout Warnings) throws(ImageError) -> PixelBuffer {
+        let size = try decodedSize(bytes, format: format, options: options)
+        var image = try PixelBuffer(width: size.width, height: size.height, format: format,
+                                    alphaMode: format == .rgba8 ? .opaque : .straight)
+        warnings.add(try decode(bytes, into: &image, options: options))
+        return image
+    }
+
+    /// Decoder warnings gathered over the decodes of one pipeline run.
+    public struct Warnings: Sendable, Hashable {
+        /// libjpeg warnings (recoverable corruption) over all decodes.
+        public var count = 0
+        /// The last warning's text, with the rows decoded from data when some were not.
+        public var last: String? = nil
+
+        public init() {}
+
+        mutating func add(_ r: DecodeReport) {
+            guard r.warnings > 0 else { return }
+            count += r.warnings
+            last = (r.lastWarning ?? "corrupt data") + (r.validRows < r.height ? " (\(r.validRows) of \(r.height) rows from data)" : "")
+        }
+    }
+
     /// Decodes bytes held in an array (lent in place) into a new buffer.
     public static func decode(_ bytes: [UInt8], format: PixelFormat = .rgba8,
                               options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {

@@ -60,11 +60,50 @@ enum ImageFiles {
         }
     }
 
-    /// Reads a whole input (`-`: standard input) within the limits.
+    /// `--max-input`, set once before any work.
+    nonisolated(unsafe) static var maxInputBytes = 256 << 20
+
+    /// Whether `path` is a regular file (not `-`, a FIFO, a device, a folder).
+    static func isRegular(_ path: String) -> Bool {
+        var st = stat()
+        return path != "-" && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads a whole input (`-`: standard input), at most `maxInputBytes` of it. A FIFO is
+    /// opened without waiting for a writer: one with no writer reads as empty instead of
+    /// blocking forever (a shell's `<(cmd)` has its writer already).
     static func bytes(_ path: String) throws(ImageError) -> [UInt8] {
-        do throws(ImageError) { return try FileBytes.read(path: path == "-" ? "/dev/stdin" : path) } catch {
-            throw named(path, error)
+        var st = stat()
+        let data: [UInt8]
+        if path != "-", stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO {
+            data = try readFIFO(path, limit: maxInputBytes + 1)
+        } else {
+            do throws(ImageError) { data = try FileBytes.read(path: path == "-" ? "/dev/stdin" : path, limit: maxInputBytes + 1) } catch {
+                throw named(path, error)
+            }
         }
+        guard data.count <= maxInputBytes else {
+            throw ImageError(.tooLarge, "\(path == "-" ? "<stdin>" : path): larger than --max-input \(maxInputBytes) bytes")
+        }
+        return data
+    }
+
+    /// A FIFO's bytes up to `limit`, opened without blocking for a writer, then read
+    /// blocking; with no writer the read ends at once with no bytes.
+    static func readFIFO(_ path: String, limit: Int) throws(ImageError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw OutputFile.error(path) }
+        defer { close(fd) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while out.count < limit {
+            let n = chunk.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress, min($0.count, limit - out.count)) }
+            if n > 0 { out.append(contentsOf: chunk[0..<n]) } else if n < 0 && errno == EINTR { continue } else if n < 0 {
+                throw OutputFile.error(path)
+            } else { break }
+        }
+        return out
     }
 
     /// Prefixes `path` to an error's detail unless it names it already.
@@ -90,10 +129,11 @@ enum ImageFiles {
         }
         if ext(path) == "yuv" { throw ImageError(.invalidArgument, "\(path): raw .yuv needs --size WxH (and --layout)") }
         do throws(ImageError) {
-            // A named file is sniffed from its first bytes, so a PNM streams from the file into
-            // its buffer; standard input is read once, whole.
-            let head = path == "-" ? nil : try FileBytes.read(path: path, limit: 8)
-            var data = path == "-" ? try bytes(path) : []
+            // A regular file is sniffed from its first bytes, so a PNM streams from the file into
+            // its buffer; standard input, FIFOs and devices are read once, whole.
+            let regular = isRegular(path)
+            let head = regular ? try FileBytes.read(path: path, limit: 8) : nil
+            var data = regular ? [] : try bytes(path)
             switch sniff((head ?? data).prefix(8)) {
             case .jpeg:
                 if head != nil { data = try bytes(path) }
@@ -254,4 +294,13 @@ enum ImageFiles {
     static func writeBytes(_ bytes: [UInt8], to path: String) throws(ImageError) {
         try writeOutput(path) { (f: OutputFile) throws(ImageError) in try f.write(bytes) }
     }
+}
+
+/// `read(2)` (the name is taken inside types that have a `read`).
+func sysRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, p, count)
+    #else
+    Darwin.read(fd, p, count)
+    #endif
 }

@@ -12,7 +12,7 @@ enum Info {
         try runFileCommand(a, BatchShape(writesFiles: false), verb: "info") { (job, settings) throws(ImageError) in
             let path = job.input.path
             var lines: [(String, String)] = []
-            if path != "-", ImageFiles.sniff(try FileBytes.read(path: path, limit: 8)[...]) == .pnm {
+            if ImageFiles.isRegular(path), ImageFiles.sniff(try FileBytes.read(path: path, limit: 8)[...]) == .pnm {
                 let h: PNM.Header
                 do throws(ImageError) { h = try PNM.readHeader(path: path) } catch { throw ImageFiles.named(path, error) }
                 lines = [("format", "pnm \(h.magic)"), ("width", "\(h.width)"), ("height", "\(h.height)"),

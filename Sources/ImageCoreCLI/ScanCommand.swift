@@ -27,11 +27,13 @@ enum ScanCommand {
             let bytes = try ImageFiles.bytes(job.input.path)
             let s: Scanner.ScanResult
             do throws(ImageError) {
-                s = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: mode, enhance: enhance, quality: quality))
+                s = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: mode, enhance: enhance, quality: quality,
+                                                           limits: settings.decodeOptions()))
             } catch { throw ImageFiles.named(job.input.path, error) }
             try ImageFiles.writeBytes(s.jpeg, to: out)
             let c = s.plan.crop
             var r = FileResult()
+            r.note(s.warnings)
             r.width = s.width; r.height = s.height; r.scale = s.plan.scale
             r.fields += [("corners", JSON.array(s.corners.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
                          ("detected", "\(s.detected)"), ("crop", "[\(c.x), \(c.y), \(c.width), \(c.height)]"),

@@ -28,11 +28,15 @@ enum SharpestCommand {
             }
         }
         let start = nowMilliseconds()
-        let ranking = BurstRanking.rank(count: files.count, options: .init(targetLongSide: longSide, workers: workers),
+        let ranking = BurstRanking.rank(count: files.count, options: .init(targetLongSide: longSide, workers: workers, limits: settings.decodeOptions()),
                                         load: { (i: Int) throws(ImageError) -> [UInt8] in try ImageFiles.bytes(files[i]) },
                                         display: display, finished: { _ in })
         let ms = nowMilliseconds() - start
-        var failed = 0
+        var failed = 0, warned = 0
+        for e in ranking.entries where e.warnings.count > 0 {
+            warned += 1
+            Console.err("imagecore: warning: \(files[e.index]): \(e.warnings.last ?? "corrupt data")")
+        }
         for (rank, i) in ranking.order.enumerated() {
             let e = ranking.entries[i]
             guard case .success(let s) = e.result else { continue }
@@ -40,7 +44,8 @@ enum SharpestCommand {
                 var o = JSONObject()
                 o.add("input", files[i]); o.add("rank", rank + 1); o.add("score", s.standardDeviation)
                 o.add("scale", e.scale); o.add("width", e.width); o.add("height", e.height)
-                o.addRaw("warnings", "[]"); o.add("ms", Double(Int(ms)) / Double(max(1, files.count)))
+                o.addRaw("warnings", JSON.array(e.warnings.last.map { [JSON.quote($0)] } ?? []))
+                o.add("ms", Double(Int(ms)) / Double(max(1, files.count)))
                 o.add("error", nil as String?)
                 Console.out(o.text)
             } else {
@@ -60,7 +65,8 @@ enum SharpestCommand {
             }
         }
         if files.count > 1 && !settings.quiet {
-            Console.err("imagecore sharpest: \(files.count - failed) ranked" + (failed > 0 ? ", \(failed) failed" : ""))
+            Console.err("imagecore sharpest: \(files.count - failed) ranked" + (failed > 0 ? ", \(failed) failed" : "")
+                        + (warned > 0 ? ", \(warned) with decoder warnings" : ""))
         }
         return failed > 0 ? ExitStatus.failures : ExitStatus.ok
     }

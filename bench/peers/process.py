@@ -29,9 +29,9 @@ def build_static_cli():
 def build_tools():
     bindir = os.path.join(OUT, "bin")
     os.makedirs(bindir, exist_ok=True)
-    for prog, libs in (("proc_run", []), ("tj_floor", ["-lturbojpeg"])):
-        subprocess.run(["cc", "-O2", "-o", os.path.join(bindir, prog), os.path.join(HERE, prog + ".c")] + libs,
-                       check=True, capture_output=True)
+    for src, libs in ((os.path.join(ROOT, "scripts", "proc_run.c"), []), (os.path.join(HERE, "tj_floor.c"), ["-lturbojpeg"])):
+        prog = os.path.splitext(os.path.basename(src))[0]
+        subprocess.run(["cc", "-O2", "-o", os.path.join(bindir, prog), src] + libs, check=True, capture_output=True)
     return bindir
 
 
@@ -98,7 +98,7 @@ def run(jpg, corners, py, rounds=15):
 
 
 def markdown(rows, rounds):
-    lines = [f"Whole processes, one thread each, median of {rounds} alternating runs (launcher: `bench/peers/proc_run.c`, "
+    lines = [f"Whole processes, one thread each, median of {rounds} alternating runs (launcher: `scripts/proc_run.c`, "
              "fork + exec + wait4). The Python peers' baseline is the same script with its imports and no work.", "",
              "| workload | program | wall ms | × C floor | ImageCore / it | peak RSS MiB | above import baseline MiB |",
              "|---|---|---:|---:|---:|---:|---:|"]

@@ -10,8 +10,11 @@ public enum BurstRanking {
         public var targetLongSide: Int
         /// Worker threads (≤ 0: ``ImageCoreRuntime/threads``).
         public var workers: Int
-        public init(targetLongSide: Int = 1280, workers: Int = 0) {
-            self.targetLongSide = targetLongSide; self.workers = workers
+        /// Decode limits and strictness (`maxPixels`, `maxMemory`, `strict`, `minValidShare`);
+        /// the scale is the ranking's.
+        public var limits: JPEG.DecodeOptions
+        public init(targetLongSide: Int = 1280, workers: Int = 0, limits: JPEG.DecodeOptions = .init()) {
+            self.targetLongSide = targetLongSide; self.workers = workers; self.limits = limits
         }
     }
 
@@ -24,6 +27,8 @@ public enum BurstRanking {
         public var scale: Int
         public var width: Int
         public var height: Int
+        /// The decoder's warnings (recovered corruption).
+        public var warnings = JPEG.Warnings()
     }
 
     public struct Ranking: Sendable {
@@ -49,14 +54,18 @@ public enum BurstRanking {
     /// clamped to 0…255 through the 1/2.2 gamma, turned upright by the EXIF orientation) and
     /// hands it over; the luma frame is freed before the view is turned.
     public static func score(_ jpeg: UnsafeRawBufferPointer, targetLongSide: Int = 1280,
+                             limits: JPEG.DecodeOptions = .init(),
                              display: ((borrowing PixelBuffer) throws(ImageError) -> Void)? = nil)
         throws(ImageError) -> Scored {
         let info = try JPEG.info(jpeg)
         let n = scale(width: info.width, height: info.height, targetLongSide: targetLongSide)
         var view: PixelBuffer? = nil
         let s: SharpnessScore, w: Int, h: Int
+        var warnings = JPEG.Warnings()
         do {
-            let luma = try JPEG.decode(jpeg, format: .gray8, options: .init(scale: .eighths(n)))
+            var o = limits
+            o.scale = .eighths(n); o.crop = nil
+            let luma = try JPEG.decode(jpeg, format: .gray8, options: o, warnings: &warnings)
             s = try luma.laplacianScore()
             w = luma.width; h = luma.height
             if display != nil {
@@ -74,7 +83,7 @@ public enum BurstRanking {
             }
             try display(v)
         }
-        return Scored(score: s, scale: n, width: w, height: h)
+        return Scored(score: s, scale: n, width: w, height: h, warnings: warnings)
     }
 
     /// One image's score, the DCT scale n/8 and the scored size.
@@ -83,18 +92,21 @@ public enum BurstRanking {
         public var scale: Int
         public var width: Int
         public var height: Int
+        /// The decoder's warnings (recovered corruption).
+        public var warnings = JPEG.Warnings()
     }
 
-    static func scoreOne(_ bytes: [UInt8], index i: Int, targetLongSide: Int,
+    static func scoreOne(_ bytes: [UInt8], index i: Int, targetLongSide: Int, limits: JPEG.DecodeOptions,
                          display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)?) throws(ImageError) -> Scored {
         var out: Scored? = nil
         var failure: ImageError? = nil
         bytes.withUnsafeBytes { raw in
             do throws(ImageError) {
                 if let display {
-                    out = try score(raw, targetLongSide: targetLongSide, display: { (v: borrowing PixelBuffer) throws(ImageError) in try display(i, v) })
+                    out = try score(raw, targetLongSide: targetLongSide, limits: limits,
+                                    display: { (v: borrowing PixelBuffer) throws(ImageError) in try display(i, v) })
                 } else {
-                    out = try score(raw, targetLongSide: targetLongSide)
+                    out = try score(raw, targetLongSide: targetLongSide, limits: limits)
                 }
             } catch { failure = error }
         }
@@ -117,8 +129,9 @@ public enum BurstRanking {
                 var entry = Entry(index: i, result: .failure(ImageError(.internalError, "not scored")), scale: 0, width: 0, height: 0)
                 do throws(ImageError) {
                     let bytes = try load(i)
-                    let r = try scoreOne(bytes, index: i, targetLongSide: options.targetLongSide, display: display)
-                    entry = Entry(index: i, result: .success(r.score), scale: r.scale, width: r.width, height: r.height)
+                    let r = try scoreOne(bytes, index: i, targetLongSide: options.targetLongSide, limits: options.limits, display: display)
+                    entry = Entry(index: i, result: .success(r.score), scale: r.scale, width: r.width, height: r.height,
+                                  warnings: r.warnings)
                 } catch {
                     entry.result = .failure(error)
                 }

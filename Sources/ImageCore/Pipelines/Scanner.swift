@@ -30,10 +30,15 @@ public enum Scanner {
         public var enhance: Bool
         public var quality: Int
         public var interpolation: Interpolation
+        /// Decode limits and strictness (`maxPixels`, `maxMemory`, `strict`, `minValidShare`);
+        /// scale and crop are the plan's.
+        public var limits: JPEG.DecodeOptions
         public init(corners: Quad? = nil, size: RectifiedSize = .paper(.a4, dpi: 150), mode: EnhanceMode = .color,
-                    enhance: Bool = true, quality: Int = 85, interpolation: Interpolation = .bilinear) {
+                    enhance: Bool = true, quality: Int = 85, interpolation: Interpolation = .bilinear,
+                    limits: JPEG.DecodeOptions = .init()) {
             self.corners = corners; self.size = size; self.mode = mode
             self.enhance = enhance; self.quality = quality; self.interpolation = interpolation
+            self.limits = limits
         }
     }
 
@@ -63,6 +68,9 @@ public enum Scanner {
         public var orientation: Orientation
         /// Peak pixel bytes of the scan (``PixelAllocator`` scope).
         public var peakPixelBytes: Int
+        /// The decoder's warnings (recovered corruption) of the page detection; the C scan
+        /// (`ic_scan_jpeg`) reports none of its crop decode yet (`--strict` still fails on them).
+        public var warnings = JPEG.Warnings()
     }
 
     /// The decode plan for `corners` of a `width` × `height` image and an output `size`: the
@@ -91,8 +99,15 @@ public enum Scanner {
     /// Detects the page on a 1/8 GRAY8 decode; the corners in full-size stored pixels.
     /// - Throws: `.invalidArgument` when no page is found.
     public static func detect(_ jpeg: UnsafeRawBufferPointer) throws(ImageError) -> Quad {
+        var warnings = JPEG.Warnings()
+        return try detect(jpeg, limits: .init(), warnings: &warnings)
+    }
+
+    static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions, warnings: inout JPEG.Warnings) throws(ImageError) -> Quad {
         let info = try JPEG.info(jpeg)
-        let small = try JPEG.decode(jpeg, format: .gray8, options: .init(scale: .eighths(1)))
+        var o = limits
+        o.scale = .eighths(1); o.crop = nil
+        let small = try JPEG.decode(jpeg, format: .gray8, options: o, warnings: &warnings)
         guard let q = try PageDetector().detect(in: small).quad else {
             throw ImageError(.invalidArgument, "no page found; give the corners")
         }
@@ -122,9 +137,11 @@ public enum Scanner {
     static func scanMeasured(_ jpeg: UnsafeRawBufferPointer, options: Options) throws(ImageError) -> ScanResult {
         var detected = false
         var request = options
-        if request.corners == nil { request.corners = try detect(jpeg); detected = true }
+        var warnings = JPEG.Warnings()
+        if request.corners == nil { request.corners = try detect(jpeg, limits: options.limits, warnings: &warnings); detected = true }
         let data = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var o = cOptions(request)
+        o.decode = try options.limits.cValue(format: .gray8, bytes: jpeg)
         var plan = ic_scan_plan()
         try ImageError.check(ic_scan_plan_jpeg(data, jpeg.count, &o, &plan),
                              "scan plan: corners \(request.corners!), size \(request.size)")
@@ -144,7 +161,7 @@ public enum Scanner {
         let bytes = try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up))
         return ScanResult(jpeg: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,
                           height: page.height, orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
-                          peakPixelBytes: 0)
+                          peakPixelBytes: 0, warnings: warnings)
     }
 }
 

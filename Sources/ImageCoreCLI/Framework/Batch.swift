@@ -29,6 +29,13 @@ struct FileResult {
     /// The input's ICC profile (JPEG or PNG), which `ImageFiles.write` carries to JPEG and PNG outputs.
     var iccProfile: [UInt8]? = nil
 
+    mutating func note(_ w: JPEG.Warnings) {
+        if w.count > 0 {
+            warningCount += w.count
+            warnings.append(w.last ?? "corrupt data")
+        }
+    }
+
     mutating func note(_ report: JPEG.DecodeReport) {
         if report.warnings > 0 {
             warningCount += report.warnings
@@ -159,7 +166,7 @@ enum Batch {
             Console.err("imagecore: warning: \(input): \(r.warnings.joined(separator: "; "))"
                         + (r.warningCount > 1 ? " (\(r.warningCount) decoder warnings)" : ""))
         }
-        if let error { Console.err("imagecore: \(input): \(error)") }
+        if let error { Console.err("imagecore: " + describe(error, input)) }
         let line: String?
         if settings.json {
             var o = JSONObject()
@@ -172,7 +179,7 @@ enum Batch {
             o.addRaw("warnings", JSON.array((r?.warnings ?? []).map(JSON.quote)))
             if skipped { o.add("skipped", true) }
             o.add("ms", Double(Int(ms * 1000)) / 1000)
-            o.add("error", error.map { "\($0)" })
+            o.add("error", error.map { describe($0, input) })
             line = o.text
         } else if error != nil || skipped || settings.quiet {
             line = nil
@@ -192,6 +199,14 @@ enum Batch {
         var st = stat()
         if stat(path, &st) == 0 { return (st.st_mode & S_IFMT) == S_IFDIR }
         return path.hasSuffix("/") || ImageFiles.ext(path).map { !ImageFiles.outputExtensions.contains($0) } ?? true
+    }
+
+    /// "FILE: kind: reason", naming the file once.
+    static func describe(_ e: ImageError, _ input: String) -> String {
+        let shown = input == "-" ? "<stdin>" : input
+        guard var d = e.detail else { return "\(shown): \(e.name)" }
+        for prefix in [shown + ": ", input + ": "] where d.hasPrefix(prefix) { d.removeFirst(prefix.count) }
+        return "\(shown): \(e.name): \(d)"
     }
 
     static func isFile(_ path: String) -> Bool {

@@ -15,6 +15,7 @@ enum CommonOptions {
                default: "100000000"),
         .value("max-memory", "BYTES", "Budget of pixel memory for the whole process (and libjpeg's coefficient buffer), e.g. 512M; above it a file fails before allocating.",
                default: "none"),
+        .value("max-input", "BYTES", "Refuse input files larger than this (read only up to it), e.g. 64M.", default: "256M"),
         .flag("strict", "Treat decoder warnings (truncated or corrupt data that was recovered) as failures."),
         .flag("allow-truncated", "Accept JPEGs whose data runs out before half of their rows (the missing rows decode grey; still a warning)."),
         .value("min-valid", "SHARE", "Smallest share 0...1 of a JPEG's rows that must come from real data; below it the file fails.", default: "0.5"),
@@ -64,6 +65,8 @@ enum CommonOptions {
 struct Settings {
     var maxPixels = 100_000_000
     var maxMemory = 0
+    /// Largest input file read whole (a JPEG); more is refused, so /dev/zero cannot grow the process.
+    var maxInput = 256 << 20
     var strict = false
     /// Share of a JPEG's rows that must decode from real data (the library's data-sanity rule).
     var minValidShare = JPEG.DecodeOptions().minValidShare
@@ -80,6 +83,7 @@ struct Settings {
         }
         maxPixels = try a.int("max-pixels", default: maxPixels, 1...Int(Int32.max) * 4)
         maxMemory = try a.bytes("max-memory") ?? 0
+        maxInput = try a.bytes("max-input") ?? maxInput
         strict = a.flag("strict")
         if let share = try a.double("min-valid", 0...1) { minValidShare = share }
         if a.flag("allow-truncated") {
@@ -93,8 +97,9 @@ struct Settings {
         srgb = a.flag("srgb")
     }
 
-    /// Sets the allocator's limits and the C core's threads.
+    /// Sets the allocator's limits, the input cap and the C core's threads.
     func apply() {
+        ImageFiles.maxInputBytes = maxInput
         PixelAllocator.maxPixelsPerBuffer = maxPixels
         PixelAllocator.maxLiveBytes = maxMemory
         if threads > 0 { ImageCoreRuntime.threads = threads }

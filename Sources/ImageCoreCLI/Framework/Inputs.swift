@@ -25,7 +25,11 @@ enum Inputs {
         for p in named {
             var st = stat()
             if p != "-", stat(p, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                let before = out.count
                 walk(p, rel: ".", recursive: recursive, accept: accept, into: &out)
+                if out.count == before {
+                    throw .failed("\(p): no image files in this folder\(recursive ? " or its subfolders" : " (-r for subfolders)")")
+                }
             } else {
                 out.append(InputFile(path: p))
             }
