@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check bench peers sanitize fuzz clean
+.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean
 
 all: build
 
@@ -22,6 +22,8 @@ test: deps
 	scripts/cmake-check.sh
 	scripts/check-versioned-dependency.sh
 	scripts/check-install.sh
+	scripts/hostile-matrix.sh .build-static/release/imagecore
+	scripts/scale-local-test.sh .build-static/release/imagecore
 
 ## make install PREFIX=…: the imagecore CLI (static Swift stdlib), completions, man page,
 ## and the C library, header, CMake config and pkg-config file.
@@ -31,6 +33,16 @@ install: deps
 
 install-check: deps
 	scripts/check-install.sh
+
+## make hostile-matrix: every command against hostile inputs and outputs (bounds per case).
+hostile-matrix: build
+	scripts/hostile-matrix.sh
+
+## make scale-test: the Spark recipe (pyspark + Java 17 in their own venv) and the 1 000-file
+## throughput run of the README's "At scale"; not part of make test.
+scale-test: deps
+	scripts/scale-spark.sh
+	scripts/scale-throughput.sh
 
 swift-test: deps
 	$(SWIFT) test

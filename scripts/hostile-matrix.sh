@@ -44,7 +44,7 @@ cp "$in/good.jpg" "$in/flipped.jpg"
 for off in $(seq 1200 997 $((size - 10))); do printf '\xa5' | dd of="$in/flipped.jpg" bs=1 seek="$off" conv=notrunc status=none; done
 noise_ppm 16 16 "$work/tiny.ppm"
 "$cli" encode "$work/tiny.ppm" "$in/bomb.jpg" --quiet >/dev/null && patch_size "$in/bomb.jpg" 65500 65500
-noise_ppm 600 400 "$work/mid.ppm"
+noise_ppm 720 480 "$work/mid.ppm"
 "$cli" encode "$work/mid.ppm" "$in/96mp.jpg" --quality 92 --quiet >/dev/null && patch_size "$in/96mp.jpg" 12000 8000
 { printf 'P6\n65535 65535\n255\n'; head -c 4096 /dev/urandom; } > "$in/huge-header.ppm"
 mkdir -p "$in/directory.jpg"

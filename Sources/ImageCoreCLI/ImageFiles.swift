@@ -61,7 +61,7 @@ enum ImageFiles {
     }
 
     /// `--max-input`, set once before any work.
-    nonisolated(unsafe) static var maxInputBytes = 256 << 20
+    nonisolated(unsafe) static var maxInputBytes = 128 << 20
 
     /// Whether `path` is a regular file (not `-`, a FIFO, a device, a folder).
     static func isRegular(_ path: String) -> Bool {

@@ -15,7 +15,7 @@ enum CommonOptions {
                default: "100000000"),
         .value("max-memory", "BYTES", "Budget of pixel memory for the whole process (and libjpeg's coefficient buffer), e.g. 512M; above it a file fails before allocating.",
                default: "none"),
-        .value("max-input", "BYTES", "Refuse input files larger than this (read only up to it), e.g. 64M.", default: "256M"),
+        .value("max-input", "BYTES", "Refuse input files larger than this (read only up to it), e.g. 64M.", default: "128M"),
         .flag("strict", "Treat decoder warnings (truncated or corrupt data that was recovered) as failures."),
         .flag("allow-truncated", "Accept JPEGs whose data runs out before half of their rows (the missing rows decode grey; still a warning)."),
         .value("min-valid", "SHARE", "Smallest share 0...1 of a JPEG's rows that must come from real data; below it the file fails.", default: "0.5"),
@@ -66,7 +66,7 @@ struct Settings {
     var maxPixels = 100_000_000
     var maxMemory = 0
     /// Largest input file read whole (a JPEG); more is refused, so /dev/zero cannot grow the process.
-    var maxInput = 256 << 20
+    var maxInput = 128 << 20
     var strict = false
     /// Share of a JPEG's rows that must decode from real data (the library's data-sanity rule).
     var minValidShare = JPEG.DecodeOptions().minValidShare
