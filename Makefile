@@ -24,6 +24,7 @@ test: deps
 	scripts/check-install.sh
 	scripts/hostile-matrix.sh .build-static/release/imagecore
 	scripts/scale-local-test.sh .build-static/release/imagecore
+	scripts/check-readme.sh .build-static/release/imagecore
 
 ## make install PREFIX=…: the imagecore CLI (static Swift stdlib), completions, man page,
 ## and the C library, header, CMake config and pkg-config file.
