@@ -24,7 +24,7 @@ struct CLIBatchTests {
     /// Files under `dir` (relative paths), sorted.
     static func tree(_ dir: String) -> [String] {
         (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? [])
-            .filter { var isDir: ObjCBool = false; FileManager.default.fileExists(atPath: dir + "/" + $0, isDirectory: &isDir); return !isDir.boolValue }.sorted()
+            .filter { var isDir: ObjCBool = false; _ = FileManager.default.fileExists(atPath: dir + "/" + $0, isDirectory: &isDir); return !isDir.boolValue }.sorted()
     }
 
     static func sh(_ script: String) throws -> CLITests.Output {
