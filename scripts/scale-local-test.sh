@@ -56,7 +56,7 @@ kill_midway() { # SIGNAL DIR COMMAND...: start COMMAND in its own process group,
     local sig=$1 dir=$2; shift 2
     setsid "$@" > /dev/null 2>&1 &
     local pid=$! waited=0 before
-    before=$(find "$dir" -name '*.thumb.jpg' 2>/dev/null | wc -l)
+    before=$(find "$dir" -name '*.thumb.jpg' 2>/dev/null | wc -l || true)
     while (( $(find "$dir" -name '*.thumb.jpg' 2>/dev/null | wc -l) < before + 3 && waited < 600 )); do sleep 0.05; waited=$((waited + 1)); done
     kill "-$sig" -- "-$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
@@ -96,7 +96,6 @@ else
 fi
 
 # ---- a re-run of a finished job does nothing ----------------------------------------------
-before=$(find xargs -name '*.thumb.jpg' -newer list0 | wc -l)
 out=$("$ic" thumbnail --files-from list.txt --size 256 -o xargs --skip-existing --json)
 skipped=$(grep -c '"skipped": true' <<<"$out")
 [[ $skipped -eq $total ]] || { echo "scale-local: re-run skipped $skipped of $total"; exit 1; }
