@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 out=.build-fuzz
+mkdir -p "$out"
 
 # A clang with libFuzzer: the Swift toolchain's, else the system's; install Debian's if none.
 cc=${FUZZ_CC:-}
