@@ -26,7 +26,7 @@ enum BenchInput {
     static func describe(path: String?) -> String { path ?? "built-in synthetic photo" }
 
     static func decodeJPEG(_ bytes: [UInt8]) throws -> PixelBuffer {
-        let header = try JPEGHeader(bytes: bytes)
+        let header = try JPEG.info(bytes)
         var image = try PixelBuffer(width: header.width, height: header.height, format: .rgba8, alphaMode: .opaque)
         let stride = image.plane(0).stride
         let status = image.withMutablePlane(0) { span in

@@ -38,9 +38,13 @@ int32_t ic__plane_rows(ic_format format, int32_t height, int32_t plane) {
 }
 
 static ic_status check_size(ic_format format, int32_t width, int32_t height) {
-    if (ic_format_plane_count(format) == 0 || width < 1 || height < 1)
-        return IC_ERR_INVALID_ARGUMENT;
-    if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION) return IC_ERR_TOO_LARGE;
+    if (ic_format_plane_count(format) == 0)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "unknown format %d", (int)format);
+    if (width < 1 || height < 1)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "size %dx%d: sides must be at least 1", (int)width, (int)height);
+    if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION)
+        return ic__refuse(IC_ERR_TOO_LARGE, "size %dx%d: sides are at most %d", (int)width, (int)height,
+                          IC_MAX_DIMENSION);
     return IC_OK;
 }
 
@@ -127,39 +131,44 @@ uint64_t ic__image_bytes(const ic_image *im) {
 }
 
 ic_status ic_image_validate(const ic_image *image) {
-    if (!image) return IC_ERR_INVALID_ARGUMENT;
+    if (!image) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "no image (NULL descriptor)");
     ic_status st = check_size(image->format, image->width, image->height);
     if (st != IC_OK) return st;
     if (image->alpha != IC_ALPHA_STRAIGHT && image->alpha != IC_ALPHA_PREMULTIPLIED &&
         image->alpha != IC_ALPHA_OPAQUE)
-        return IC_ERR_INVALID_ARGUMENT;
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "unknown alpha mode %d", (int)image->alpha);
     int32_t n = ic_format_plane_count(image->format);
     for (int32_t p = 0; p < n; p++) {
         const ic_plane *pl = &image->planes[p];
         size_t rb = ic__row_bytes(image->format, image->width, p);
         uint64_t rows = (uint64_t)ic__plane_rows(image->format, image->height, p);
-        if (!pl->data || pl->stride < rb) return IC_ERR_INVALID_ARGUMENT;
+        if (!pl->data) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "plane %d: no memory (NULL)", (int)p);
+        if (pl->stride < rb)
+            return ic__refuse(IC_ERR_INVALID_ARGUMENT, "plane %d: stride %zu < row bytes %zu", (int)p, pl->stride, rb);
         /* The extent must be addressable: stride * (rows - 1) + rb without overflow. */
-        if ((uint64_t)pl->stride > (uint64_t)PTRDIFF_MAX / rows) return IC_ERR_TOO_LARGE;
-        uint64_t extent = (uint64_t)pl->stride * (rows - 1) + rb;
-        if (extent > (uint64_t)PTRDIFF_MAX) return IC_ERR_TOO_LARGE;
+        uint64_t extent = (uint64_t)pl->stride > (uint64_t)PTRDIFF_MAX / rows ? UINT64_MAX
+                                                                           : (uint64_t)pl->stride * (rows - 1) + rb;
         uintptr_t start = (uintptr_t)pl->data;
-        if (start + extent < start) return IC_ERR_TOO_LARGE; /* wraps the address space */
+        if (extent > (uint64_t)PTRDIFF_MAX || start + extent < start) /* or wraps the address space */
+            return ic__refuse(IC_ERR_TOO_LARGE, "plane %d: stride %zu x %llu rows does not fit the address space",
+                              (int)p, pl->stride, (unsigned long long)rows);
     }
     return IC_OK;
 }
 
 ic_status ic_image_crop(const ic_image *image, const ic_rect *rect, ic_image *view) {
-    if (!rect || !view) return IC_ERR_INVALID_ARGUMENT;
+    if (!rect || !view) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "crop: no rectangle or no view (NULL)");
     ic_status st = ic_image_validate(image);
     if (st != IC_OK) return st;
     const int64_t x = rect->x, y = rect->y, w = rect->width, h = rect->height;
     if (x < 0 || y < 0 || w < 1 || h < 1 || x + w > image->width || y + h > image->height)
-        return IC_ERR_INVALID_ARGUMENT;
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "crop %dx%d at (%d, %d) is not inside the %dx%d image", (int)w, (int)h,
+                          (int)x, (int)y, (int)image->width, (int)image->height);
     const ic_format f = image->format;
     const int yuv = f == IC_FORMAT_I420 || f == IC_FORMAT_NV12;
     /* 4:2:0 chroma covers 2x2 blocks: an odd origin would split them. */
-    if (yuv && ((x | y) & 1)) return IC_ERR_INVALID_ARGUMENT;
+    if (yuv && ((x | y) & 1))
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "crop origin (%d, %d) of a 4:2:0 image must be even", (int)x, (int)y);
     ic_image v = *image;
     v.width = (int32_t)w;
     v.height = (int32_t)h;

@@ -38,6 +38,13 @@
 #define IC_INTERNAL
 #endif
 
+/* Records why a public call refuses its arguments (ic_last_error) and returns `status`:
+ * `return ic__refuse(IC_ERR_INVALID_ARGUMENT, "stride %zu < row bytes %zu", s, r);` */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+IC_INTERNAL ic_status ic__refuse(ic_status status, const char *format, ...);
+
 /* Bytes of pixels in one row of plane `plane`, and its row count, without validation:
  * callers have validated format and size. */
 IC_INTERNAL size_t ic__row_bytes(ic_format format, int32_t width, int32_t plane);

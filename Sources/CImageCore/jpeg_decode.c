@@ -40,21 +40,24 @@ typedef struct decode_job {
 static int is_yuv(ic_format f) { return f == IC_FORMAT_I420 || f == IC_FORMAT_NV12; }
 
 static ic_status check_options(const ic_jpeg_decode_options *o, ic_format format) {
-    if (format != IC_FORMAT_RGBA8 && format != IC_FORMAT_RGB8 && format != IC_FORMAT_GRAY8 &&
-        !is_yuv(format))
-        return IC_ERR_INVALID_ARGUMENT;
-    if (o->scale_num < 1 || o->scale_num > 8) return IC_ERR_INVALID_ARGUMENT;
+    const ic_status bad = IC_ERR_INVALID_ARGUMENT;
+    if (format != IC_FORMAT_RGBA8 && format != IC_FORMAT_RGB8 && format != IC_FORMAT_GRAY8 && !is_yuv(format))
+        return ic__refuse(bad, "decode format %d: RGBA8, RGB8, GRAY8, I420 or NV12", (int)format);
+    if (o->scale_num < 1 || o->scale_num > 8) return ic__refuse(bad, "scale %d/8: 1...8", (int)o->scale_num);
     if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT | IC_JPEG_LIBJPEG_ONLY |
                                IC_JPEG_EXIF_THUMBNAIL))
-        return IC_ERR_INVALID_ARGUMENT;
-    if (o->max_scans < 1 || o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION) return IC_ERR_INVALID_ARGUMENT;
-    if (o->min_valid_permille > 1000) return IC_ERR_INVALID_ARGUMENT;
-    if (o->crop_x < 0 || o->crop_y < 0 || o->crop_width < 0 || o->crop_height < 0)
-        return IC_ERR_INVALID_ARGUMENT;
+        return ic__refuse(bad, "unknown decode flags 0x%x", (unsigned)o->flags);
+    if (o->max_scans < 1) return ic__refuse(bad, "max_scans %d < 1", (int)o->max_scans);
+    if (o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION)
+        return ic__refuse(bad, "band_rows %d: 1...%d", (int)o->band_rows, IC_MAX_DIMENSION);
+    if (o->min_valid_permille > 1000) return ic__refuse(bad, "min_valid_permille %d > 1000", (int)o->min_valid_permille);
     const int crop = o->crop_width > 0 || o->crop_height > 0;
-    if (crop && (o->crop_width == 0 || o->crop_height == 0)) return IC_ERR_INVALID_ARGUMENT;
-    if (!crop && (o->crop_x != 0 || o->crop_y != 0)) return IC_ERR_INVALID_ARGUMENT;
-    if (crop && is_yuv(format) && ((o->crop_x | o->crop_y) & 1)) return IC_ERR_INVALID_ARGUMENT;
+    if (o->crop_x < 0 || o->crop_y < 0 || o->crop_width < 0 || o->crop_height < 0 ||
+        (crop && (o->crop_width == 0 || o->crop_height == 0)) || (!crop && (o->crop_x != 0 || o->crop_y != 0)))
+        return ic__refuse(bad, "crop %dx%d at (%d, %d): origin >= 0 and both sides >= 1, or no crop at all",
+                          (int)o->crop_width, (int)o->crop_height, (int)o->crop_x, (int)o->crop_y);
+    if (crop && is_yuv(format) && ((o->crop_x | o->crop_y) & 1))
+        return ic__refuse(bad, "crop origin (%d, %d) of an I420/NV12 decode must be even", (int)o->crop_x, (int)o->crop_y);
     return IC_OK;
 }
 

@@ -155,16 +155,3 @@ int ic__jpeg_frame_size(const uint8_t *data, size_t size, int32_t *width, int32_
     }
     return 0;
 }
-
-ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out) {
-    if (!out) return IC_ERR_INVALID_ARGUMENT;
-    ic_jpeg_info info;
-    ic_status st = ic_jpeg_probe(data, size, &info);
-    /* The foundation's contract: anything unreadable is corrupt data. */
-    if (st != IC_OK) return st == IC_ERR_INVALID_ARGUMENT || st == IC_ERR_OUT_OF_MEMORY ? st : IC_ERR_CORRUPT_DATA;
-    out->width = info.width;
-    out->height = info.height;
-    out->colorspace = info.colorspace;
-    out->subsampling = info.subsampling;
-    return IC_OK;
-}

@@ -150,7 +150,8 @@ ic_status ic_image_copy(const ic_image *src, ic_image *dst) {
     if (st != IC_OK) return st;
     if ((st = ic_image_validate(dst)) != IC_OK) return st;
     if (src->format != dst->format || src->width != dst->width || src->height != dst->height)
-        return IC_ERR_INVALID_ARGUMENT;
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "copy: %dx%d format %d into %dx%d format %d", (int)src->width,
+                          (int)src->height, (int)src->format, (int)dst->width, (int)dst->height, (int)dst->format);
     ic__settings set = ic__settings_read();
     ic__settings_limit_work(&set, 2 * ic__image_bytes(src));
     for (int32_t p = 0; p < ic_format_plane_count(src->format); p++) {

@@ -11,7 +11,7 @@ public enum EnhanceMode: String, Sendable, Hashable, CaseIterable {
 }
 
 extension EnhanceMode {
-    var c: ic_enhance_mode {
+    var cValue: ic_enhance_mode {
         switch self {
         case .color: IC_ENHANCE_COLOR
         case .gray: IC_ENHANCE_GRAY
@@ -37,7 +37,7 @@ extension PixelBuffer {
     public mutating func enhance(mode: EnhanceMode = .color, cellSize: Int? = nil, blackWhiteOffset: Int? = nil,
                                  neutralChroma: Bool = false) throws(ImageError) {
         var o = ic_enhance_options()
-        o.mode = mode.c
+        o.mode = mode.cValue
         o.cell = Int32(clamping: cellSize ?? 0)
         o.bw_offset = Int32(clamping: blackWhiteOffset ?? 0)
         o.neutral_chroma = neutralChroma ? 1 : 0

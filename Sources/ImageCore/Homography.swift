@@ -13,7 +13,7 @@ public struct Point: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "(\(x), \(y))" }
 
-    var c: ic_point { ic_point(x: x, y: y) }
+    var cValue: ic_point { ic_point(x: x, y: y) }
     init(_ p: ic_point) { self.init(x: p.x, y: p.y) }
 }
 
@@ -52,7 +52,7 @@ public struct Quad: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { corners.map(\.description).joined(separator: " ") }
 
-    var c: ic_quad { ic_quad(corners: (topLeft.c, topRight.c, bottomRight.c, bottomLeft.c)) }
+    var cValue: ic_quad { ic_quad(corners: (topLeft.cValue, topRight.cValue, bottomRight.cValue, bottomLeft.cValue)) }
     init(_ q: ic_quad) {
         self.init(topLeft: Point(q.corners.0), topRight: Point(q.corners.1),
                   bottomRight: Point(q.corners.2), bottomLeft: Point(q.corners.3))
@@ -96,7 +96,7 @@ public struct Quad: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the quad for an image of `width` × `height` (`0, 0`: only the
     /// absolute bound), or `nil` if it can be rectified. See `ic_quad_validate`.
     public func problem(width: Int = 0, height: Int = 0) -> Problem? {
-        var q = c
+        var q = cValue
         var p = IC_QUAD_VALID
         _ = ic_quad_validate(&q, Int32(clamping: width), Int32(clamping: height), &p)
         return Problem(p)
@@ -112,7 +112,7 @@ public struct Quad: Sendable, Hashable, CustomStringConvertible {
     /// The same corners ordered clockwise on screen, starting with the one nearest the
     /// top-left (smallest x + y).
     public func ordered() throws(ImageError) -> Quad {
-        let pts = [topLeft.c, topRight.c, bottomRight.c, bottomLeft.c]
+        let pts = [topLeft.cValue, topRight.cValue, bottomRight.cValue, bottomLeft.cValue]
         var out = ic_quad()
         try ImageError.check(pts.withUnsafeBufferPointer { ic_quad_order($0.baseAddress, &out) }, "quad \(self)")
         return Quad(out)
@@ -120,8 +120,8 @@ public struct Quad: Sendable, Hashable, CustomStringConvertible {
 
     /// The size of the rectified page in the quad's own frame (before any orientation).
     public func rectifiedSize(_ request: RectifiedSize) throws(ImageError) -> (width: Int, height: Int) {
-        var q = c
-        var r = request.c
+        var q = cValue
+        var r = request.cValue
         var w: Int32 = 0, h: Int32 = 0
         try ImageError.check(ic_rectified_size(&q, &r, &w, &h), "rectified size of \(self) for \(request)")
         return (Int(w), Int(h))
@@ -139,7 +139,7 @@ public enum Paper: String, Sendable, Hashable, CaseIterable {
     /// 8.5 × 14 in.
     case legal
 
-    var c: ic_paper {
+    var cValue: ic_paper {
         switch self {
         case .a4: IC_PAPER_A4
         case .a5: IC_PAPER_A5
@@ -162,13 +162,13 @@ public enum RectifiedSize: Sendable, Hashable {
     /// landscape (A4 at 300 dpi is 2480 × 3508).
     case paper(Paper, dpi: Double)
 
-    var c: ic_size_request {
+    var cValue: ic_size_request {
         var r = ic_size_request()
         switch self {
         case .natural: r.kind = IC_SIZE_NATURAL
         case let .pixels(w, h): r.kind = IC_SIZE_PIXELS; r.width = Int32(clamping: w); r.height = Int32(clamping: h)
         case let .longSide(n): r.kind = IC_SIZE_LONG_SIDE; r.long_side = Int32(clamping: n)
-        case let .paper(p, dpi): r.kind = IC_SIZE_PAPER; r.paper = p.c; r.dpi = dpi
+        case let .paper(p, dpi): r.kind = IC_SIZE_PAPER; r.paper = p.cValue; r.dpi = dpi
         }
         return r
     }
@@ -192,7 +192,7 @@ public struct Homography: Sendable, Hashable, CustomStringConvertible {
         matrix = withUnsafeBytes(of: h.m) { Array($0.bindMemory(to: Double.self)) }
     }
 
-    var c: ic_homography {
+    var cValue: ic_homography {
         var h = ic_homography()
         withUnsafeMutableBytes(of: &h.m) { raw in
             let d = raw.bindMemory(to: Double.self)
@@ -212,7 +212,7 @@ public struct Homography: Sendable, Hashable, CustomStringConvertible {
         guard from.count == 4, to.count == 4 else {
             throw ImageError(.invalidArgument, "a homography needs 4 point pairs, got \(from.count) and \(to.count)")
         }
-        let a = from.map(\.c), b = to.map(\.c)
+        let a = from.map(\.cValue), b = to.map(\.cValue)
         var h = ic_homography()
         let st = a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in ic_homography_from_points(pa.baseAddress, pb.baseAddress, &h) } }
         try ImageError.check(st, "no homography maps \(from) onto \(to)")
@@ -236,7 +236,7 @@ public struct Homography: Sendable, Hashable, CustomStringConvertible {
     /// The inverse transform.
     /// - Throws: `.invalidArgument` if the matrix is singular or not finite.
     public func inverted() throws(ImageError) -> Homography {
-        var a = c
+        var a = cValue
         var out = ic_homography()
         try ImageError.check(ic_homography_invert(&a, &out), "singular homography \(self)")
         return Homography(out)
@@ -244,7 +244,7 @@ public struct Homography: Sendable, Hashable, CustomStringConvertible {
 
     /// The transform that applies `rhs` first, then `lhs`.
     public static func * (lhs: Homography, rhs: Homography) -> Homography {
-        var a = lhs.c, b = rhs.c
+        var a = lhs.cValue, b = rhs.cValue
         var out = ic_homography()
         if ic_homography_multiply(&a, &b, &out) != IC_OK {
             return Homography(matrix: Array(repeating: .nan, count: 9))
@@ -255,9 +255,9 @@ public struct Homography: Sendable, Hashable, CustomStringConvertible {
     /// Maps a point.
     /// - Throws: `.invalidArgument` when the point maps to infinity.
     public func map(_ p: Point) throws(ImageError) -> Point {
-        var h = c
+        var h = cValue
         var out = ic_point()
-        try ImageError.check(ic_homography_map(&h, p.c, &out), "\(p) maps to infinity")
+        try ImageError.check(ic_homography_map(&h, p.cValue, &out), "\(p) maps to infinity")
         return Point(out)
     }
 

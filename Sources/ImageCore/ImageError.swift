@@ -28,15 +28,33 @@ public struct ImageError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Maps a C status; `nil` for `IC_OK`. Unknown values map to `.internalError`.
-    public init?(status: ic_status, detail: String? = nil) {
+    init?(status: ic_status, detail: String? = nil) {
         if status == IC_OK { return nil }
         self.init(Code(rawValue: status.rawValue) ?? .internalError, detail)
     }
 
-    /// Throws the error for a failing C status; returns for `IC_OK`.
-    @inlinable
-    public static func check(_ status: ic_status, _ detail: @autoclosure () -> String? = nil) throws(ImageError) {
-        if status != IC_OK { throw ImageError(status: status, detail: detail())! }
+    /// Throws the error for a failing C status; returns for `IC_OK`. The detail is the
+    /// caller's context followed by the C core's own reason, when the call that failed
+    /// recorded one (`ic_last_error`, per thread): validation happens once, in C, and its
+    /// message reaches ``detail``.
+    static func check(_ status: ic_status, _ detail: @autoclosure () -> String? = nil) throws(ImageError) {
+        if status != IC_OK { throw ImageError(status: status, detail: joined(detail(), reason(for: status)))! }
+    }
+
+    /// The C core's recorded reason for `status` on this thread (consumed), if it has one.
+    static func reason(for status: ic_status) -> String? {
+        var text = [CChar](repeating: 0, count: Int(IC_DETAIL_LENGTH))
+        let recorded = ic_last_error(&text, text.count)
+        guard recorded == status, text[0] != 0 else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func joined(_ context: String?, _ reason: String?) -> String? {
+        switch (context, reason) {
+        case let (c?, r?) where !c.isEmpty: return "\(c): \(r)"
+        case let (_, r?): return r
+        default: return context
+        }
     }
 
     /// The C core's name for the code, e.g. "too large".

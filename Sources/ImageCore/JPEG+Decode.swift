@@ -9,7 +9,7 @@ extension JPEG {
         public var scale: Scale
         /// A rectangle of the (scaled) output to decode; `nil` decodes everything. For I420 and
         /// NV12, x and y must be even. Rows below the rectangle are never decoded.
-        public var crop: Rect?
+        public var crop: PixelRect?
         /// Sources with more pixels than this (width × height before scaling) are refused with
         /// `.tooLarge` right after the header is read, before anything image-sized is allocated.
         public var maxPixels: Int
@@ -45,7 +45,7 @@ extension JPEG {
         /// file has none. See ``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``.
         public var exifThumbnail: Bool
 
-        public init(scale: Scale = .full, crop: Rect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
+        public init(scale: Scale = .full, crop: PixelRect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
                     strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
                     maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16,
                     minValidShare: Double = Double(IC_JPEG_DEFAULT_MIN_VALID_PERMILLE) / 1000,
@@ -67,7 +67,7 @@ extension JPEG {
         /// The C options for `format`, with `.fit` resolved against the file's header.
         func cValue(format: PixelFormat, bytes: UnsafeRawBufferPointer) throws(ImageError) -> ic_jpeg_decode_options {
             guard maxPixels >= 1, maxScans >= 1, maxScans <= Int(Int32.max), maxMemory >= 0,
-                  bandRows >= 1, bandRows <= 65535 else {
+                  bandRows >= 1 else {
                 throw ImageError(.invalidArgument, "decode options: maxPixels, maxScans and bandRows must be ≥ 1, maxMemory ≥ 0")
             }
             guard minValidShare >= 0, minValidShare <= 1 else {
@@ -90,12 +90,12 @@ extension JPEG {
                 o.scale_num = Int32(try JPEG.pickScale(width: sw, height: sh, targetWidth: w, targetHeight: h, minResidual: residual))
             }
             if let crop {
-                guard crop.x >= 0, crop.y >= 0, crop.width >= 1, crop.height >= 1,
-                      crop.x <= 65535, crop.y <= 65535, crop.width <= 65535, crop.height <= 65535 else {
-                    throw ImageError(.invalidArgument, "crop \(crop)")
-                }
-                o.crop_x = Int32(crop.x); o.crop_y = Int32(crop.y)
-                o.crop_width = Int32(crop.width); o.crop_height = Int32(crop.height)
+                // The C core checks the rectangle (inside the output, both sides >= 1, even
+                // origin for YUV) and says why it refuses one; out-of-range values stay out of range.
+                // (An empty side becomes -1, which C refuses: a 0 x 0 crop is not "no crop".)
+                o.crop_x = Int32(clamping: crop.x); o.crop_y = Int32(clamping: crop.y)
+                o.crop_width = crop.width < 1 ? -1 : Int32(clamping: crop.width)
+                o.crop_height = crop.height < 1 ? -1 : Int32(clamping: crop.height)
             }
             o.flags = (strict ? UInt32(IC_JPEG_STRICT.rawValue) : 0)
                 | (fastUpsampling ? UInt32(IC_JPEG_FAST_UPSAMPLE.rawValue) : 0)
@@ -105,7 +105,7 @@ extension JPEG {
             o.max_pixels = UInt64(maxPixels)
             o.max_scans = Int32(maxScans)
             o.max_memory = UInt64(maxMemory)
-            o.band_rows = Int32(bandRows)
+            o.band_rows = Int32(clamping: bandRows)
             // Thousandths, rounded up so the rule is never weaker than asked; 0 turns it off.
             o.min_valid_permille = minValidShare == 0 ? -1 : max(1, Int32((minValidShare * 1000).rounded(.up)))
             return o

@@ -44,7 +44,6 @@ extension JPEG {
 
         func cValue(imageOrientation: Orientation) throws(ImageError) -> ic_jpeg_encode_options {
             guard (1...100).contains(quality) else { throw ImageError(.invalidArgument, "quality \(quality): 1…100") }
-            guard (0...65535).contains(restartInterval) else { throw ImageError(.invalidArgument, "restart interval \(restartInterval)") }
             if subsampling == .unknown { throw ImageError(.invalidArgument, "subsampling .unknown cannot be encoded") }
             var o = ic_jpeg_encode_options()
             o.quality = Int32(quality)
@@ -52,7 +51,7 @@ extension JPEG {
             o.flags = (progressive ? UInt32(IC_JPEG_PROGRESSIVE.rawValue) : 0)
                 | (optimizeHuffman ? UInt32(IC_JPEG_OPTIMIZE.rawValue) : 0)
                 | (accurateDCT ? UInt32(IC_JPEG_ACCURATE_DCT.rawValue) : 0)
-            o.restart_interval = Int32(restartInterval)
+            o.restart_interval = Int32(clamping: restartInterval)
             let tag = orientation ?? (imageOrientation == .up ? nil : imageOrientation)
             o.orientation = Int32(tag?.exifValue ?? 0)
             return o

@@ -89,7 +89,7 @@ public enum JPEG {
         public var height: Int
         /// The picture inside it, in its pixels: the whole thumbnail, or the part between
         /// letterbox (or pillarbox) bars.
-        public var content: Rect
+        public var content: PixelRect
         /// Whether bars were found and left out of ``content``.
         public var isLetterboxed: Bool
     }
@@ -105,7 +105,7 @@ public enum JPEG {
         if st == IC_ERR_UNSUPPORTED { return nil }
         try ImageError.check(st, "not a readable JPEG header")
         return ExifThumbnail(offset: Int(c.offset), length: Int(c.length), width: Int(c.width), height: Int(c.height),
-                             content: Rect(x: Int(c.content_x), y: Int(c.content_y), width: Int(c.content_width),
+                             content: PixelRect(x: Int(c.content_x), y: Int(c.content_y), width: Int(c.content_width),
                                            height: Int(c.content_height)),
                              isLetterboxed: c.letterboxed != 0)
     }
@@ -113,14 +113,6 @@ public enum JPEG {
     /// ``exifThumbnail(_:)-(UnsafeRawBufferPointer)`` for bytes in an array (lent in place).
     public static func exifThumbnail(_ bytes: [UInt8]) throws(ImageError) -> ExifThumbnail? {
         try withBytes(bytes) { raw throws(ImageError) in try exifThumbnail(raw) }
-    }
-
-    /// A rectangle in output pixels (after scaling).
-    public struct Rect: Sendable, Hashable {
-        public var x: Int, y: Int, width: Int, height: Int
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x; self.y = y; self.width = width; self.height = height
-        }
     }
 
     /// The scale of a decode.

@@ -2,7 +2,7 @@ import CImageCore
 
 extension Orientation {
     /// The C core's value.
-    public var cValue: ic_orientation { ic_orientation(rawValue: UInt32(rawValue)) }
+    var cValue: ic_orientation { ic_orientation(rawValue: UInt32(rawValue)) }
 
     /// The orientation that undoes this one: applying `o` and then `o.inverse` (or the
     /// other way round) gives back the original pixels. ``right`` and ``left`` are each

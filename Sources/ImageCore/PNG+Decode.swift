@@ -38,7 +38,7 @@ extension PNG {
         }
 
         func cValue(format: PixelFormat) throws(ImageError) -> ic_png_decode_options {
-            guard maxPixels >= 1, maxMemory >= 1, bandRows >= 1, bandRows <= 65535 else {
+            guard maxPixels >= 1, maxMemory >= 1, bandRows >= 1, bandRows <= Int(IC_MAX_DIMENSION) else {
                 throw ImageError(.invalidArgument, "PNG decode options: limits and bandRows must be ≥ 1")
             }
             var o = ic_png_decode_options()

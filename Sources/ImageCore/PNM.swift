@@ -140,7 +140,9 @@ public enum PNM {
 
     static func validated(_ h: Header) throws(ImageError) -> Header {
         guard h.width >= 1, h.height >= 1 else { throw ImageError(.corruptData, "PNM size \(h.width)x\(h.height)") }
-        guard h.width <= 65535, h.height <= 65535 else { throw ImageError(.tooLarge, "PNM size \(h.width)x\(h.height)") }
+        guard h.width <= ImageCoreRuntime.maxDimension, h.height <= ImageCoreRuntime.maxDimension else {
+            throw ImageError(.tooLarge, "PNM size \(h.width)x\(h.height)")
+        }
         guard h.maxValue == 255 else {
             if h.maxValue >= 1 && h.maxValue <= 65535 { throw ImageError(.unsupported, "PNM MAXVAL \(h.maxValue); only 255") }
             throw ImageError(.corruptData, "PNM MAXVAL \(h.maxValue)")

@@ -133,7 +133,7 @@ public struct PixelBuffer: ~Copyable, @unchecked Sendable {
 
     /// The C descriptor of this buffer.
     @usableFromInline
-    var descriptor: ic_image {
+    var cValue: ic_image {
         var image = ic_image()
         var l = layout
         _ = ic_image_init(&image, format.cValue, alphaMode.cValue, Int32(width), Int32(height),
@@ -147,7 +147,7 @@ public struct PixelBuffer: ~Copyable, @unchecked Sendable {
     public borrowing func withUnsafeImage<R: ~Copyable, E: Error>(
         _ body: (UnsafePointer<ic_image>) throws(E) -> R
     ) throws(E) -> R {
-        var image = descriptor
+        var image = cValue
         return try body(&image)
     }
 
@@ -156,7 +156,7 @@ public struct PixelBuffer: ~Copyable, @unchecked Sendable {
     public mutating func withUnsafeMutableImage<R: ~Copyable, E: Error>(
         _ body: (UnsafeMutablePointer<ic_image>) throws(E) -> R
     ) throws(E) -> R {
-        var image = descriptor
+        var image = cValue
         return try body(&image)
     }
 }

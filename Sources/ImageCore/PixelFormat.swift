@@ -14,7 +14,7 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
     case nv12
 
     /// The C core's value.
-    public var cValue: ic_format {
+    var cValue: ic_format {
         switch self {
         case .gray8: IC_FORMAT_GRAY8
         case .rgb8: IC_FORMAT_RGB8
@@ -24,7 +24,7 @@ public enum PixelFormat: Sendable, Hashable, CaseIterable, CustomStringConvertib
         }
     }
 
-    public init?(_ c: ic_format) {
+    init?(_ c: ic_format) {
         guard let f = PixelFormat.allCases.first(where: { $0.cValue == c }) else { return nil }
         self = f
     }
@@ -55,7 +55,7 @@ public enum AlphaMode: Sendable, Hashable {
     /// Alpha is 255 everywhere, or to be ignored.
     case opaque
 
-    public var cValue: ic_alpha {
+    var cValue: ic_alpha {
         switch self {
         case .straight: IC_ALPHA_STRAIGHT
         case .premultiplied: IC_ALPHA_PREMULTIPLIED

@@ -1,3 +1,4 @@
+import CImageCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,9 +21,9 @@ public enum RawYUV {
     public static func read(path: String, width: Int, height: Int, format: PixelFormat,
                             alignment: Int = 64) throws(ImageError) -> PixelBuffer {
         guard format.isYUV else { throw ImageError(.invalidArgument, "raw .yuv holds I420 or NV12, not \(format)") }
-        guard width >= 1, height >= 1, width <= 65535, height <= 65535 else {
-            throw ImageError(width < 1 || height < 1 ? .invalidArgument : .tooLarge, "raw .yuv size \(width)x\(height)")
-        }
+        // The C core's size rule (1...IC_MAX_DIMENSION a side), before the file is opened.
+        try ImageError.check(ic_image_size(format.cValue, Int32(clamping: width), Int32(clamping: height), 0, nil),
+                             "raw .yuv size \(width)x\(height)")
         guard let f = fopen(path, "rb") else { throw PlaneFileIO.openError(path) }
         defer { fclose(f) }
         var input = FileInput(file: f)

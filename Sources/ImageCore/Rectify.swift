@@ -8,13 +8,13 @@ public enum Interpolation: String, Sendable, Hashable, CaseIterable {
     /// 4 × 4 taps, Catmull-Rom (Keys a = −0.5), clamped to 0…255.
     case bicubic
 
-    var c: ic_interpolation { self == .bilinear ? IC_INTERPOLATION_BILINEAR : IC_INTERPOLATION_BICUBIC }
+    var cValue: ic_interpolation { self == .bilinear ? IC_INTERPOLATION_BILINEAR : IC_INTERPOLATION_BICUBIC }
 }
 
 extension PixelBuffer {
     static func warpOptions(_ format: PixelFormat, _ interpolation: Interpolation, _ fill: [UInt8]?) throws(ImageError) -> ic_warp_options {
         var o = ic_warp_options_default(format.cValue)
-        o.interpolation = interpolation.c
+        o.interpolation = interpolation.cValue
         if let fill {
             let needed = switch format {
             case .gray8: 1
@@ -48,7 +48,7 @@ extension PixelBuffer {
             throw ImageError(.unsupported, "warp from \(source.format) into \(format)")
         }
         var opt = try Self.warpOptions(format, interpolation, fill)
-        var h = homography.c
+        var h = homography.cValue
         let st = source.withUnsafeImage { src in withUnsafeMutableImage { dst in ic_warp_perspective(src, dst, &h, &opt) } }
         try ImageError.check(st, "warp \(source.width)x\(source.height) \(format) to \(width)x\(height)")
         alphaMode = source.alphaMode
@@ -68,7 +68,7 @@ extension PixelBuffer {
             throw ImageError(.unsupported, "rectify from \(source.format) into \(format)")
         }
         var opt = try Self.warpOptions(format, interpolation, fill)
-        var q = quad.c
+        var q = quad.cValue
         let st = source.withUnsafeImage { src in
             withUnsafeMutableImage { dst in ic_rectify(src, &q, Int32(orientation.rawValue), dst, &opt) }
         }

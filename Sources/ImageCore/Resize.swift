@@ -13,7 +13,7 @@ public enum ResizeFilter: String, Sendable, Hashable, CaseIterable, CustomString
     /// Lanczos-3: sinc(x)·sinc(x/3), |x| < 3. Support 3.
     case lanczos3
 
-    public var cValue: ic_resize_filter {
+    var cValue: ic_resize_filter {
         switch self {
         case .box: IC_RESIZE_BOX
         case .triangle: IC_RESIZE_TRIANGLE
@@ -56,7 +56,7 @@ public final class ResizePlan: @unchecked Sendable {
     private let plan: OpaquePointer
 
     /// The C parameters of a resize (shared with ``StreamingResizer``).
-    static func cParams(format: PixelFormat, alphaMode: AlphaMode, sourceWidth: Int, sourceHeight: Int, width: Int,
+    static func cValue(format: PixelFormat, alphaMode: AlphaMode, sourceWidth: Int, sourceHeight: Int, width: Int,
                         height: Int, filter: ResizeFilter, preReduce: Bool, maxThreads: Int) -> ic_resize_params {
         var p = ic_resize_params()
         p.format = format.cValue
@@ -79,7 +79,7 @@ public final class ResizePlan: @unchecked Sendable {
     public init(format: PixelFormat, alphaMode: AlphaMode = .straight, sourceWidth: Int, sourceHeight: Int,
                 width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true,
                 maxThreads: Int = 0) throws(ImageError) {
-        var p = Self.cParams(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+        var p = Self.cValue(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                              width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: maxThreads)
         var size = 0
         let detail = "\(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format) \(filter)"

@@ -2,6 +2,10 @@ import CImageCore
 
 /// Process-wide settings of the C core: version, threads and CPU dispatch.
 public enum ImageCoreRuntime {
+    /// The largest width or height the C core accepts anywhere (`IC_MAX_DIMENSION`, the JPEG
+    /// limit): the one place the number lives for Swift callers.
+    public static let maxDimension = Int(IC_MAX_DIMENSION)
+
     /// The library version, e.g. "0.1.0".
     public static var version: String { String(cString: ic_version_string()) }
 

@@ -8,7 +8,7 @@ public enum YUVMatrix: Sendable, Hashable, CaseIterable, CustomStringConvertible
     case bt709
 
     /// The C core's value.
-    public var cValue: ic_yuv_matrix {
+    var cValue: ic_yuv_matrix {
         switch self {
         case .bt601: IC_YUV_BT601
         case .bt709: IC_YUV_BT709
@@ -26,7 +26,7 @@ public enum YUVRange: Sendable, Hashable, CaseIterable, CustomStringConvertible 
     case video
 
     /// The C core's value.
-    public var cValue: ic_yuv_range {
+    var cValue: ic_yuv_range {
         switch self {
         case .full: IC_YUV_RANGE_FULL
         case .video: IC_YUV_RANGE_VIDEO
@@ -57,36 +57,49 @@ extension PixelBuffer {
     /// black); on the way back alpha is 255 and ``alphaMode`` becomes ``AlphaMode/opaque``.
     /// ``orientation`` is taken from `source`.
     ///
+    /// With `region`, the conversion writes that rectangle of this buffer (a view of it in
+    /// place, `ic_image_crop`; even origin for I420/NV12) and `source` must have its size;
+    /// the rest of the buffer, its ``alphaMode`` and ``orientation`` are left alone.
+    ///
     /// - Parameters:
     ///   - matrix: the YCbCr matrix of the YUV side (ignored by the other pairs).
     ///   - range: the range of the YUV side (ignored by RGB-free layout changes).
-    /// - Throws: `.invalidArgument` for a size mismatch; `.unsupported` for another pair.
+    ///   - region: the part of this buffer to write; `nil` = all of it.
+    /// - Throws: `.invalidArgument` for a size mismatch or a region outside the buffer (the C
+    ///   core's reason in ``ImageError/detail``); `.unsupported` for another pair.
     public mutating func convert(
-        from source: borrowing PixelBuffer, matrix: YUVMatrix = .bt601, range: YUVRange = .full
+        from source: borrowing PixelBuffer, matrix: YUVMatrix = .bt601, range: YUVRange = .full,
+        region: PixelRect? = nil
     ) throws(ImageError) {
-        guard source.width == width, source.height == height else {
-            throw ImageError(.invalidArgument,
-                "convert \(source.width)x\(source.height) \(source.format) into \(width)x\(height) \(format)")
-        }
         let from = source.format, to = format
         let status: ic_status = source.withUnsafeImage { src in
-            withUnsafeMutableImage { dst in
-                switch (from, to) {
-                case _ where from == to: ic_image_copy(src, dst)
-                case (.rgb8, .i420), (.rgb8, .nv12), (.rgba8, .i420), (.rgba8, .nv12):
-                    ic_rgb_to_yuv(src, dst, matrix.cValue, range.cValue)
-                case (.i420, .rgb8), (.i420, .rgba8), (.nv12, .rgb8), (.nv12, .rgba8):
-                    ic_yuv_to_rgb(src, dst, matrix.cValue, range.cValue)
-                case (.i420, .nv12), (.nv12, .i420): ic_yuv_convert_layout(src, dst)
-                case (.i420, .gray8), (.nv12, .gray8): ic_yuv_to_gray(src, dst, range.cValue)
-                case (.gray8, .i420), (.gray8, .nv12): ic_gray_to_yuv(src, dst, range.cValue)
-                case (.gray8, .rgb8), (.gray8, .rgba8), (.rgb8, .rgba8), (.rgba8, .rgb8), (.rgb8, .gray8), (.rgba8, .gray8):
-                    ic_convert_channels(src, dst)
-                default: IC_ERR_UNSUPPORTED
+            withUnsafeMutableImage { whole in
+                var view = whole.pointee
+                if let region {
+                    guard var r = region.cValue else { return IC_ERR_INVALID_ARGUMENT }
+                    let st = ic_image_crop(whole, &r, &view)
+                    if st != IC_OK { return st }
+                }
+                return withUnsafeMutablePointer(to: &view) { dst in
+                    switch (from, to) {
+                    case _ where from == to: ic_image_copy(src, dst)
+                    case (.rgb8, .i420), (.rgb8, .nv12), (.rgba8, .i420), (.rgba8, .nv12):
+                        ic_rgb_to_yuv(src, dst, matrix.cValue, range.cValue)
+                    case (.i420, .rgb8), (.i420, .rgba8), (.nv12, .rgb8), (.nv12, .rgba8):
+                        ic_yuv_to_rgb(src, dst, matrix.cValue, range.cValue)
+                    case (.i420, .nv12), (.nv12, .i420): ic_yuv_convert_layout(src, dst)
+                    case (.i420, .gray8), (.nv12, .gray8): ic_yuv_to_gray(src, dst, range.cValue)
+                    case (.gray8, .i420), (.gray8, .nv12): ic_gray_to_yuv(src, dst, range.cValue)
+                    case (.gray8, .rgb8), (.gray8, .rgba8), (.rgb8, .rgba8), (.rgba8, .rgb8), (.rgb8, .gray8), (.rgba8, .gray8):
+                        ic_convert_channels(src, dst)
+                    default: IC_ERR_UNSUPPORTED
+                    }
                 }
             }
         }
-        try ImageError.check(status, "convert \(from) to \(to) (\(matrix), \(range) range)")
+        try ImageError.check(status, "convert \(source.width)x\(source.height) \(from) to \(to)"
+                             + (region.map { " into \($0) of \(width)x\(height)" } ?? "") + " (\(matrix), \(range) range)")
+        if region != nil { return }
         if from == to {
             alphaMode = source.alphaMode
         } else if to == .rgba8 {

@@ -109,22 +109,10 @@ enum ContactSheet {
         return names.sorted().map { base + $0 }
     }
 
-    /// Copies a GRAY8, RGB8 or RGBA8 thumbnail into the RGB sheet at (x, y): one
-    /// `ic_convert_channels` call from the thumbnail into `ic_image_crop`'s view of the
-    /// sheet's cell, so no intermediate image.
+    /// Copies a GRAY8, RGB8 or RGBA8 thumbnail into the RGB sheet at (x, y): one channel
+    /// conversion from the thumbnail into the sheet's cell, in place, so no intermediate image.
     static func place(_ image: borrowing PixelBuffer, into sheet: inout PixelBuffer, x: Int, y: Int) throws(ImageError) {
-        guard x >= 0, y >= 0, x + image.width <= sheet.width, y + image.height <= sheet.height else {
-            throw ImageError(.invalidArgument, "a \(image.width)x\(image.height) thumbnail does not fit the sheet at (\(x), \(y))")
-        }
-        let status: ic_status = image.withUnsafeImage { src in
-            sheet.withUnsafeMutableImage { dst in
-                var rect = ic_rect(x: Int32(x), y: Int32(y), width: Int32(image.width), height: Int32(image.height))
-                var cell = ic_image()
-                let st = ic_image_crop(dst, &rect, &cell)
-                return st == IC_OK ? ic_convert_channels(src, &cell) : st
-            }
-        }
-        try ImageError.check(status, "contact sheet: place a \(image.format) thumbnail")
+        try sheet.convert(from: image, region: PixelRect(x: x, y: y, width: image.width, height: image.height))
     }
 }
 

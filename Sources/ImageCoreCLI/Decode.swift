@@ -32,10 +32,10 @@ enum Decode {
         }
         if let c = a.string("crop") {
             let v = try Values.numbers(c, count: 4, option: "crop", what: "X,Y,W,H in whole pixels")
-            guard v.allSatisfy({ $0 == $0.rounded() && $0 >= 0 && $0 <= 65535 }), v[2] >= 1, v[3] >= 1 else {
+            guard v.allSatisfy({ $0 == $0.rounded() && $0 >= 0 && $0 <= Double(ImageCoreRuntime.maxDimension) }), v[2] >= 1, v[3] >= 1 else {
                 throw .usage("--crop \(c): expected X,Y,W,H in whole pixels, W and H ≥ 1")
             }
-            let r = JPEG.Rect(x: Int(v[0]), y: Int(v[1]), width: Int(v[2]), height: Int(v[3]))
+            let r = PixelRect(x: Int(v[0]), y: Int(v[1]), width: Int(v[2]), height: Int(v[3]))
             if let format, format.isYUV, r.x % 2 != 0 || r.y % 2 != 0 {
                 throw .usage("--crop \(c): for \(format) the crop's x and y must be even (the 4:2:0 chroma grid)")
             }

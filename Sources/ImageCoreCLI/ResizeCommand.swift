@@ -16,7 +16,7 @@ enum ResizeCommand {
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let filter = ResizeFilter(rawValue: try a.choice("filter", ResizeFilter.allCases.map(\.rawValue), default: "lanczos3"))!
-        let width = try a.int("width", 1...65535), height = try a.int("height", 1...65535)
+        let width = try a.int("width", 1...ImageCoreRuntime.maxDimension), height = try a.int("height", 1...ImageCoreRuntime.maxDimension)
         let fit = try a.string("fit").map { (s: String) throws(CLIError) in try Values.size(s, option: "fit") }
         if fit != nil && (width != nil || height != nil) { throw .usage("--fit excludes --width and --height") }
         if fit == nil && width == nil && height == nil { throw .usage("resize needs --width, --height or --fit") }

@@ -13,7 +13,7 @@ enum SharpestCommand {
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let settings = try Settings(a)
-        let longSide = try a.int("long-side", default: 1280, 1...65535)
+        let longSide = try a.int("long-side", default: 1280, 1...ImageCoreRuntime.maxDimension)
         let workers = try a.int("workers", default: 0, 0...1024)
         let files = try Batch.plan(a, BatchShape(writesFiles: false, accept: ImageFiles.isJPEGName)).map(\.input.path)
         let dir = a.string("laplacian-dir")

@@ -109,7 +109,7 @@ struct JPEGCropStreamTests {
         for s in [TJSAMP_420, TJSAMP_444, TJSAMP_GRAY] {
             let jpeg = JPEGFixtures.photo(width: 93, height: 71, subsampling: s, progressive: s == TJSAMP_444)
             for format in [PixelFormat.rgba8, .rgb8, .gray8, .i420, .nv12] {
-                for (scale, crop) in [(8, nil), (3, nil), (8, JPEG.Rect(x: 10, y: 6, width: 51, height: 33)), (5, JPEG.Rect(x: 2, y: 4, width: 41, height: 31))] {
+                for (scale, crop) in [(8, nil), (3, nil), (8, PixelRect(x: 10, y: 6, width: 51, height: 33)), (5, PixelRect(x: 2, y: 4, width: 41, height: 31))] {
                     let options = JPEG.DecodeOptions(scale: .eighths(scale), crop: crop)
                     let full = try JPEG.decode(jpeg, format: format, options: options)
                     let want = (0..<full.planeCount).map { JPEGFixtures.packed(full, plane: $0) }

@@ -144,19 +144,19 @@ struct JPEGExifThumbnailTests {
         // 16:9 main in a 160x120 thumbnail: 160x90 between two 15-row bars.
         let file = Self.camera(1280, 720, thumb: Self.letterboxed(160, 120, picture: 160, 90))
         let t = try #require(try JPEG.exifThumbnail(file))
-        #expect(t.isLetterboxed && t.content == JPEG.Rect(x: 0, y: 15, width: 160, height: 90))
+        #expect(t.isLetterboxed && t.content == PixelRect(x: 0, y: 15, width: 160, height: 90))
         // 3:2 main: 160x107 between bars of 6 and 7 rows.
         let threeTwo = try #require(try JPEG.exifThumbnail(Self.camera(960, 640, thumb: Self.letterboxed(160, 120, picture: 160, 107))))
-        #expect(threeTwo.isLetterboxed && threeTwo.content == JPEG.Rect(x: 0, y: 6, width: 160, height: 107))
+        #expect(threeTwo.isLetterboxed && threeTwo.content == PixelRect(x: 0, y: 6, width: 160, height: 107))
         // Portrait 3:4 main in a 160x120 thumbnail: 90x120 between columns of bars.
         let pillar = try #require(try JPEG.exifThumbnail(Self.camera(480, 640, thumb: Self.letterboxed(160, 120, picture: 90, 120))))
-        #expect(pillar.isLetterboxed && pillar.content == JPEG.Rect(x: 35, y: 0, width: 90, height: 120))
+        #expect(pillar.isLetterboxed && pillar.content == PixelRect(x: 35, y: 0, width: 90, height: 120))
         // The same shapes without bars (a crop of the scene), or with bright bars: refused.
         #expect(try JPEG.exifThumbnail(Self.camera(1280, 720, thumb: Self.thumbnail(160, 120))) == nil)
         #expect(try JPEG.exifThumbnail(Self.camera(1280, 720, thumb: Self.letterboxed(160, 120, picture: 160, 90, bar: 200))) == nil)
         // Same shape: the whole thumbnail.
         let same = try #require(try JPEG.exifThumbnail(Self.camera(640, 480, thumb: Self.thumbnail(160, 120))))
-        #expect(!same.isLetterboxed && same.content == JPEG.Rect(x: 0, y: 0, width: 160, height: 120))
+        #expect(!same.isLetterboxed && same.content == PixelRect(x: 0, y: 0, width: 160, height: 120))
 
         // The small thumbnail of the letterboxed file is the picture between the bars.
         let small = try Thumbnailer.thumbnail(file, maxWidth: 75, maxHeight: 75)
@@ -164,7 +164,7 @@ struct JPEGExifThumbnailTests {
         // Reference: at 4/8 (80x60) the picture is rows 8 ..< 52 (15 * 4/8 rounded in, 105 * 4/8 rounded out).
         #expect(small.scale == 4)
         let picture = try JPEG.decode(Array(file[t.offset..<(t.offset + t.length)]), format: .rgba8,
-                                      options: .init(scale: .eighths(4), crop: JPEG.Rect(x: 0, y: 8, width: 80, height: 44)))
+                                      options: .init(scale: .eighths(4), crop: PixelRect(x: 0, y: 8, width: 80, height: 44)))
         let reference = try picture.resized(width: 75, height: 42)
         #expect(byteDiff(JPEGFixtures.packed(small.image, plane: 0), JPEGFixtures.packed(reference, plane: 0)) == "")
     }

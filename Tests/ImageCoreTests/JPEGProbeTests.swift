@@ -29,9 +29,6 @@ struct JPEGProbeTests {
         // A non-standard sampling (chroma components differ) is reported as unknown, not refused.
         let odd = try JPEG.info(JPEGFixtures.libjpeg(.init(width: 30, height: 20, sampling: [(2, 2), (1, 1), (2, 1)]), px))
         #expect(odd.subsampling == .unknown)
-        // The foundation's header type and C function still answer.
-        let header = try JPEGHeader(bytes: JPEGFixtures.photo(width: 17, height: 9))
-        #expect(header.width == 17 && header.height == 9 && header.subsampling == .s420 && header.colorSpace == .yCbCr)
     }
 
     @Test("EXIF orientation 1…8 in both byte orders: probe, decode report and buffer")

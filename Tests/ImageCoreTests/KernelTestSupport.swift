@@ -5,7 +5,7 @@ import Testing
 /// Helpers shared by the YUV and rotate kernel tests.
 extension GuardedImage {
     /// A copy of the descriptor, to pass where the C API wants a mutable pointer.
-    var descriptor: ic_image { image }
+    var cValue: ic_image { image }
 
     /// Whether every padding byte (between a row's pixels and the stride) is still 0, as
     /// mmap left it: kernels must not write padding.

@@ -35,13 +35,13 @@ struct MetadataTests {
 
     @Test("JPEG header: size, colour space and subsampling as libjpeg-turbo wrote them")
     func jpegHeader() throws {
-        let cases: [(Int, Int, TJSAMP, Bool, JPEGHeader.Subsampling, JPEGHeader.ColorSpace)] = [
+        let cases: [(Int, Int, TJSAMP, Bool, JPEG.Subsampling, JPEG.ColorSpace)] = [
             (17, 9, TJSAMP_420, false, .s420, .yCbCr), (1, 1, TJSAMP_444, false, .s444, .yCbCr),
             (33, 20, TJSAMP_422, false, .s422, .yCbCr), (8, 8, TJSAMP_GRAY, true, .gray, .gray),
         ]
         for (w, h, s, gray, sub, cs) in cases {
             let bytes = Self.makeJPEG(width: w, height: h, subsampling: s, gray: gray)
-            let header = try JPEGHeader(bytes: bytes)
+            let header = try JPEG.info(bytes)
             #expect(header.width == w && header.height == h && header.subsampling == sub && header.colorSpace == cs)
         }
     }
@@ -51,7 +51,7 @@ struct MetadataTests {
         let good = Self.makeJPEG(width: 16, height: 16, subsampling: TJSAMP_420)
         for bytes in [[], [0xFF], [0xFF, 0xD8, 0xFF], Array("hello world".utf8), Array(good.prefix(20))] as [[UInt8]] {
             do throws(ImageError) {
-                _ = try JPEGHeader(bytes: bytes)
+                _ = try JPEG.info(bytes)
                 Issue.record("accepted \(bytes.count) bytes")
             } catch { #expect(error.code == .corruptData) }
         }

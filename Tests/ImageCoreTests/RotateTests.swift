@@ -52,7 +52,7 @@ enum RotateReference {
     static func orient(_ src: GuardedImage, _ o: Int, padding: Int = 0) -> GuardedImage {
         let (ow, oh) = size(o, Int(src.width), Int(src.height))
         let dst = GuardedImage(src.format, ow, oh, padding: padding)
-        var s = src.descriptor, d = dst.descriptor
+        var s = src.cValue, d = dst.cValue
         #expect(ic_image_orient(&s, &d, ic_orientation(UInt32(o))) == IC_OK)
         return dst
     }
@@ -140,7 +140,7 @@ struct RotateTests {
                 let (vector, scalar) = scalarAndVector { () -> GuardedImage in
                     let img = GuardedImage(format, size.w, size.h, padding: pad)
                     for p in 0..<Int(ic_format_plane_count(format)) { img.load(p, src.packed(p)) }
-                    var d = img.descriptor
+                    var d = img.cValue
                     #expect(ic_image_orient_in_place(&d, ic_orientation(UInt32(o))) == IC_OK)
                     return img
                 }
@@ -161,14 +161,14 @@ struct RotateTests {
                 let rgb = GuardedImage(IC_FORMAT_RGB8, w, h)
                 rgb.randomize(seed: UInt64(w + 3 * h))
                 let yuv = GuardedImage(format, w, h)
-                var s = rgb.descriptor, d = yuv.descriptor
+                var s = rgb.cValue, d = yuv.cValue
                 #expect(ic_rgb_to_yuv(&s, &d, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_OK)
                 for o in 1...8 {
                     let rotatedYUV = R.orient(yuv, o)
                     let rotatedRGB = R.orient(rgb, o)
                     let (ow, oh) = R.size(o, w, h)
                     let converted = GuardedImage(format, ow, oh)
-                    var rs = rotatedRGB.descriptor, cd = converted.descriptor
+                    var rs = rotatedRGB.cValue, cd = converted.cValue
                     #expect(ic_rgb_to_yuv(&rs, &cd, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_OK)
                     #expect(rotatedYUV.packed(0) == converted.packed(0), "luma always follows")
                     let reversesW = [2, 3, 7, 8].contains(o), reversesH = [3, 4, 6, 7].contains(o)
@@ -219,7 +219,7 @@ struct RotateTests {
     func errors() {
         let src = GuardedImage(IC_FORMAT_RGBA8, 8, 6), same = GuardedImage(IC_FORMAT_RGBA8, 8, 6)
         let turned = GuardedImage(IC_FORMAT_RGBA8, 6, 8), gray = GuardedImage(IC_FORMAT_GRAY8, 6, 8)
-        var s = src.descriptor, sm = same.descriptor, t = turned.descriptor, g = gray.descriptor
+        var s = src.cValue, sm = same.cValue, t = turned.cValue, g = gray.cValue
         #expect(ic_image_orient(&s, &sm, IC_ORIENTATION_RIGHT) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_image_orient(&s, &t, IC_ORIENTATION_DOWN) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_image_orient(&s, &g, IC_ORIENTATION_RIGHT) == IC_ERR_INVALID_ARGUMENT)

@@ -152,7 +152,7 @@ struct WarpTests {
         }
         let rect = [Point(x: 0, y: 0), Point(x: Double(dw), y: 0), Point(x: Double(dw), y: Double(dh)), Point(x: 0, y: Double(dh))]
         var h = ic_homography()
-        let st = rect.map(\.c).withUnsafeBufferPointer { r in quad.map(\.c).withUnsafeBufferPointer { q in ic_homography_from_points(r.baseAddress, q.baseAddress, &h) } }
+        let st = rect.map(\.cValue).withUnsafeBufferPointer { r in quad.map(\.cValue).withUnsafeBufferPointer { q in ic_homography_from_points(r.baseAddress, q.baseAddress, &h) } }
         precondition(st == IC_OK)
         return h
     }
@@ -388,9 +388,9 @@ struct WarpTests {
             }
         }
         // Invalid quads are refused with the reason available from ic_quad_validate.
-        var q = Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 3, y: 3), Point(x: 0, y: 10)]).c
+        var q = Quad([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 3, y: 3), Point(x: 0, y: 10)]).cValue
         #expect(ic_rectify(&s, &q, 1, &d, nil) == IC_ERR_INVALID_ARGUMENT)
-        q = Quad(width: 16, height: 16).c
+        q = Quad(width: 16, height: 16).cValue
         #expect(ic_rectify(&s, &q, 9, &d, nil) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_rectify(&s, &q, 8, &d, nil) == IC_OK)
     }

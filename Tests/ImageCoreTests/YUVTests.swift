@@ -125,7 +125,7 @@ struct YUVTests {
                 for df in [IC_FORMAT_I420, IC_FORMAT_NV12] {
                     let run = { () -> GuardedImage in
                         let dst = GuardedImage(df, size.w, size.h, padding: pad + 1)
-                        var s = src.descriptor, d = dst.descriptor
+                        var s = src.cValue, d = dst.cValue
                         #expect(ic_rgb_to_yuv(&s, &d, m, r) == IC_OK)
                         return dst
                     }
@@ -153,7 +153,7 @@ struct YUVTests {
                 for df in [IC_FORMAT_RGBA8, IC_FORMAT_RGB8] {
                     let run = { () -> GuardedImage in
                         let dst = GuardedImage(df, size.w, size.h, padding: pad + 2)
-                        var s = src.descriptor, d = dst.descriptor
+                        var s = src.cValue, d = dst.cValue
                         #expect(ic_yuv_to_rgb(&s, &d, m, r) == IC_OK)
                         return dst
                     }
@@ -179,7 +179,7 @@ struct YUVTests {
             rgb.randomize(seed: UInt64(size.w * 31 + k))
             let (yuv, yuvScalar) = scalarAndVector { () -> GuardedImage in
                 let d = GuardedImage(yuvFormat, size.w, size.h, padding: 9)
-                var s = rgb.descriptor, dd = d.descriptor
+                var s = rgb.cValue, dd = d.cValue
                 #expect(ic_rgb_to_yuv(&s, &dd, m, r) == IC_OK)
                 return d
             }
@@ -189,7 +189,7 @@ struct YUVTests {
             yuv.randomize(seed: UInt64(k)) // arbitrary YUV, not only what RGB produces
             let (back, backScalar) = scalarAndVector { () -> GuardedImage in
                 let d = GuardedImage(rgbFormat, size.w, size.h, padding: 3)
-                var s = yuv.descriptor, dd = d.descriptor
+                var s = yuv.cValue, dd = d.cValue
                 #expect(ic_yuv_to_rgb(&s, &dd, m, r) == IC_OK)
                 return d
             }
@@ -212,7 +212,7 @@ struct YUVTests {
             src.randomize(seed: UInt64(size.w + k))
             let (vector, scalar) = scalarAndVector { () -> GuardedImage in
                 let d = GuardedImage(IC_FORMAT_RGBA8, size.w, size.h, padding: size.pad * 4)
-                var s = src.descriptor, dd = d.descriptor
+                var s = src.cValue, dd = d.cValue
                 #expect(ic_yuv_to_rgb(&s, &dd, m, r) == IC_OK)
                 return d
             }
@@ -237,7 +237,7 @@ struct YUVTests {
             for r in Self.ranges {
                 let (vector, scalar) = scalarAndVector { () -> GuardedImage in
                     let d = GuardedImage(IC_FORMAT_NV12, n, n)
-                    var s = src.descriptor, dd = d.descriptor
+                    var s = src.cValue, dd = d.cValue
                     #expect(ic_rgb_to_yuv(&s, &dd, m, r) == IC_OK)
                     return d
                 }
@@ -315,7 +315,7 @@ struct YUVTests {
             for r in Self.ranges {
                 let (vector, scalar) = scalarAndVector { () -> GuardedImage in
                     let d = GuardedImage(IC_FORMAT_I420, 2 * cw, 2 * ch)
-                    var s = src.descriptor, dd = d.descriptor
+                    var s = src.cValue, dd = d.cValue
                     #expect(ic_rgb_to_yuv(&s, &dd, m, r) == IC_OK)
                     return d
                 }
@@ -354,7 +354,7 @@ struct YUVTests {
             for r in Self.ranges {
                 let (vector, scalar) = scalarAndVector { () -> GuardedImage in
                     let d = GuardedImage(IC_FORMAT_RGBA8, n, n)
-                    var s = src.descriptor, dd = d.descriptor
+                    var s = src.cValue, dd = d.cValue
                     #expect(ic_yuv_to_rgb(&s, &dd, m, r) == IC_OK)
                     return d
                 }
@@ -398,7 +398,7 @@ struct YUVTests {
                 let p = src.plane(0)
                 for row in 0..<2 { for x in 0..<256 { for c in 0..<3 { p.data[row * p.stride + 3 * x + c] = UInt8(x) } } }
                 let dst = GuardedImage(IC_FORMAT_NV12, 256, 2)
-                var s = src.descriptor, d = dst.descriptor
+                var s = src.cValue, d = dst.cValue
                 #expect(ic_rgb_to_yuv(&s, &d, m, r) == IC_OK)
                 let y = dst.packed(0), uv = dst.packed(1)
                 #expect(uv.allSatisfy { $0 == 128 }, "\(m) \(r)")
@@ -407,7 +407,7 @@ struct YUVTests {
                 for x in 0..<256 { #expect(y[x] == y[256 + x]) }
                 // And back: gray Y with neutral chroma gives R = G = B.
                 let rgb = GuardedImage(IC_FORMAT_RGB8, 256, 2)
-                var d2 = rgb.descriptor
+                var d2 = rgb.cValue
                 #expect(ic_yuv_to_rgb(&d, &d2, m, r) == IC_OK)
                 let back = rgb.packed(0)
                 for x in 0..<512 { #expect(back[3 * x] == back[3 * x + 1] && back[3 * x] == back[3 * x + 2]) }
@@ -423,7 +423,7 @@ struct YUVTests {
         nv.randomize(seed: UInt64(w * h))
         let (i4, i4s) = scalarAndVector { () -> GuardedImage in
             let d = GuardedImage(IC_FORMAT_I420, w, h, padding: 3)
-            var s = nv.descriptor, dd = d.descriptor
+            var s = nv.cValue, dd = d.cValue
             #expect(ic_yuv_convert_layout(&s, &dd) == IC_OK)
             return d
         }
@@ -432,7 +432,7 @@ struct YUVTests {
         #expect(i4.packed(0) == nv.packed(0) && i4.packed(1) == u && i4.packed(2) == v)
         let (back, backS) = scalarAndVector { () -> GuardedImage in
             let d = GuardedImage(IC_FORMAT_NV12, w, h, padding: 0)
-            var s = i4.descriptor, dd = d.descriptor
+            var s = i4.cValue, dd = d.cValue
             #expect(ic_yuv_convert_layout(&s, &dd) == IC_OK)
             return d
         }
@@ -445,7 +445,7 @@ struct YUVTests {
             neutral.load(1, [UInt8](repeating: 128, count: neutral.plane(1).rowBytes * neutral.plane(1).rows))
             neutral.load(2, [UInt8](repeating: 128, count: neutral.plane(2).rowBytes * neutral.plane(2).rows))
             let gray = GuardedImage(IC_FORMAT_GRAY8, w, h, padding: 7), rgb = GuardedImage(IC_FORMAT_RGB8, w, h)
-            var s = nv.descriptor, g = gray.descriptor, n = neutral.descriptor, c = rgb.descriptor
+            var s = nv.cValue, g = gray.cValue, n = neutral.cValue, c = rgb.cValue
             #expect(ic_yuv_to_gray(&s, &g, r) == IC_OK)
             #expect(ic_yuv_to_rgb(&n, &c, IC_YUV_BT709, r) == IC_OK)
             let rgbBytes = rgb.packed(0)
@@ -456,7 +456,7 @@ struct YUVTests {
             let fromGray = GuardedImage(IC_FORMAT_NV12, w, h, padding: 2), fromRGB = GuardedImage(IC_FORMAT_NV12, w, h)
             let grayRGB = GuardedImage(IC_FORMAT_RGB8, w, h)
             grayRGB.load(0, gray.packed(0).flatMap { [$0, $0, $0] })
-            var fg = fromGray.descriptor, fr = fromRGB.descriptor, gr = grayRGB.descriptor
+            var fg = fromGray.cValue, fr = fromRGB.cValue, gr = grayRGB.cValue
             #expect(ic_gray_to_yuv(&g, &fg, r) == IC_OK)
             #expect(ic_rgb_to_yuv(&gr, &fr, IC_YUV_BT601, r) == IC_OK)
             #expect(fromGray.allPlanes() == fromRGB.allPlanes())
@@ -468,12 +468,12 @@ struct YUVTests {
     func errors() {
         let rgba = GuardedImage(IC_FORMAT_RGBA8, 8, 6), nv = GuardedImage(IC_FORMAT_NV12, 8, 6)
         let small = GuardedImage(IC_FORMAT_NV12, 8, 4), gray = GuardedImage(IC_FORMAT_GRAY8, 8, 6)
-        var a = rgba.descriptor, n = nv.descriptor, sm = small.descriptor, g = gray.descriptor
+        var a = rgba.cValue, n = nv.cValue, sm = small.cValue, g = gray.cValue
         #expect(ic_rgb_to_yuv(&a, &sm, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_yuv_to_rgb(&sm, &a, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_INVALID_ARGUMENT)
         #expect(ic_rgb_to_yuv(&g, &n, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_UNSUPPORTED)
         let rgba2 = GuardedImage(IC_FORMAT_RGBA8, 8, 6)
-        var a2 = rgba2.descriptor
+        var a2 = rgba2.cValue
         #expect(ic_rgb_to_yuv(&a, &a2, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_UNSUPPORTED)
         #expect(ic_yuv_to_rgb(&n, &g, IC_YUV_BT601, IC_YUV_RANGE_FULL) == IC_ERR_UNSUPPORTED)
         #expect(ic_yuv_convert_layout(&a, &n) == IC_ERR_UNSUPPORTED)

@@ -763,25 +763,25 @@ static unsigned char *make_jpeg(int w, int h, int pf, int samp, unsigned long *s
 }
 
 static void test_jpeg(void) {
-    ic_jpeg_header hd;
+    ic_jpeg_info hd;
     static const uint8_t three[3] = {0xFF, 0xD8, 0xFF};
     static const uint8_t soi_eoi[4] = {0xFF, 0xD8, 0xFF, 0xD9};
     static const uint8_t gif[] = "GIF89a\x01\x00\x01\x00\x00\x00\x00;";
     static const uint8_t png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
     CTX("jpeg garbage");
-    CHECK_ST(ic_jpeg_read_header(three, 0, &hd), IC_ERR_CORRUPT_DATA);
-    CHECK_ST(ic_jpeg_read_header(NULL, 0, &hd), IC_ERR_CORRUPT_DATA);
-    CHECK_ST(ic_jpeg_read_header(three, 3, &hd), IC_ERR_CORRUPT_DATA);
-    CHECK_ST(ic_jpeg_read_header(soi_eoi, 4, &hd), IC_ERR_CORRUPT_DATA);
-    CHECK_ST(ic_jpeg_read_header(gif, sizeof gif - 1, &hd), IC_ERR_CORRUPT_DATA);
-    CHECK_ST(ic_jpeg_read_header(png, sizeof png - 1, &hd), IC_ERR_CORRUPT_DATA);
-    CHECK_ST(ic_jpeg_read_header(three, 3, NULL), IC_ERR_INVALID_ARGUMENT);
-    CHECK_ST(ic_jpeg_read_header(NULL, 10, &hd), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_jpeg_probe(three, 0, &hd), IC_ERR_CORRUPT_DATA);
+    CHECK_ST(ic_jpeg_probe(NULL, 0, &hd), IC_ERR_CORRUPT_DATA);
+    CHECK_ST(ic_jpeg_probe(three, 3, &hd), IC_ERR_CORRUPT_DATA);
+    CHECK_ST(ic_jpeg_probe(soi_eoi, 4, &hd), IC_ERR_CORRUPT_DATA);
+    CHECK_ST(ic_jpeg_probe(gif, sizeof gif - 1, &hd), IC_ERR_CORRUPT_DATA);
+    CHECK_ST(ic_jpeg_probe(png, sizeof png - 1, &hd), IC_ERR_CORRUPT_DATA);
+    CHECK_ST(ic_jpeg_probe(three, 3, NULL), IC_ERR_INVALID_ARGUMENT);
+    CHECK_ST(ic_jpeg_probe(NULL, 10, &hd), IC_ERR_INVALID_ARGUMENT);
     uint8_t noise[1000];
     fill_random(noise, sizeof noise);
     noise[0] = 0xFF;
     noise[1] = 0xD8;
-    ic_status st = ic_jpeg_read_header(noise, sizeof noise, &hd);
+    ic_status st = ic_jpeg_probe(noise, sizeof noise, &hd);
     CHECK(st == IC_OK || st == IC_ERR_CORRUPT_DATA); /* no crash, no over-read */
 
     static const struct { int pf, samp, w, h; ic_jpeg_subsampling ss; ic_jpeg_colorspace cs; } cases[] = {
@@ -796,7 +796,7 @@ static void test_jpeg(void) {
         CTX("jpeg case %zu", i);
         if (!CHECK(jpg != NULL && size > 4)) continue;
         memset(&hd, 0, sizeof hd);
-        CHECK_ST(ic_jpeg_read_header(jpg, size, &hd), IC_OK);
+        CHECK_ST(ic_jpeg_probe(jpg, size, &hd), IC_OK);
         CHECK(hd.width == cases[i].w && hd.height == cases[i].h);
         CHECK(hd.subsampling == cases[i].ss && hd.colorspace == cases[i].cs);
         /* Every truncation: an error or the right header, never a crash (ASan: no over-read). */
@@ -804,8 +804,8 @@ static void test_jpeg(void) {
         for (unsigned long n = 0; n < size; n++) {
             uint8_t *cut = (uint8_t *)xmalloc(n);
             memcpy(cut, jpg, n);
-            ic_jpeg_header h2;
-            st = ic_jpeg_read_header(cut, n, &h2);
+            ic_jpeg_info h2;
+            st = ic_jpeg_probe(cut, n, &h2);
             if (st == IC_OK) ok &= h2.width == cases[i].w && h2.height == cases[i].h;
             else ok &= st == IC_ERR_CORRUPT_DATA;
             if (n < 4) ok &= st == IC_ERR_CORRUPT_DATA;

@@ -67,6 +67,23 @@ typedef enum ic_status {
  */
 IC_API const char *ic_status_string(ic_status status);
 
+/** Room for an ::ic_last_error detail, terminator included. */
+enum { IC_DETAIL_LENGTH = 160 };
+
+/**
+ * Why the C core last refused an argument on the calling thread, e.g. "image plane 0: stride
+ * 12 < row bytes 16" — the validating entry points (descriptor checks, size and format
+ * mismatches, overlapping images, bad options) record it when they return an error. Reading
+ * it clears it, so a caller that reads it after each failed call never sees an old one.
+ * The record is per thread, so concurrent calls do not mix their details.
+ * @param detail    receives the text ("" if none), truncated to `capacity` - 1 bytes; may be
+ *                  NULL.
+ * @param capacity  bytes at `detail`; ::IC_DETAIL_LENGTH holds every detail.
+ * @return the status the refusal returned, or IC_OK when nothing was recorded since the last
+ *         read.
+ */
+IC_API ic_status ic_last_error(char *detail, size_t capacity);
+
 /* ------------------------------------------------------------------------- */
 /** @name Version                                                                */
 /* ------------------------------------------------------------------------- */

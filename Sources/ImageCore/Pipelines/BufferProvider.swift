@@ -17,7 +17,7 @@ public final class BufferProvider: ImageProvider, @unchecked Sendable {
     /// The C descriptor of `rect` of the buffer (`ic_image_crop`: plane pointers moved to
     /// the rect's origin, the strides unchanged). For I420/NV12 the origin must be even.
     func view(_ rect: PixelRect) throws(ImageError) -> ic_image {
-        var d = image.descriptor
+        var d = image.cValue
         var r = ic_rect(x: Int32(clamping: rect.x), y: Int32(clamping: rect.y),
                         width: Int32(clamping: rect.width), height: Int32(clamping: rect.height))
         var v = ic_image()

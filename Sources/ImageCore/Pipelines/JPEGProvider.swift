@@ -23,7 +23,7 @@ public struct JPEGProvider: ImageProvider {
     }
 
     /// The DCT scale and the scaled crop a request decodes.
-    public func plan(_ request: ImageRequest) throws(ImageError) -> (scale: Int, crop: JPEG.Rect?) {
+    public func plan(_ request: ImageRequest) throws(ImageError) -> (scale: Int, crop: PixelRect?) {
         let c = try resolve(request.crop)
         let n: Int
         switch request.size {
@@ -37,7 +37,7 @@ public struct JPEGProvider: ImageProvider {
         if request.format.isYUV { x0 &= ~1; y0 &= ~1 }
         let x1 = min(s.width, ((c.x + c.width) * s.width + width - 1) / width)
         let y1 = min(s.height, ((c.y + c.height) * s.height + height - 1) / height)
-        return (n, JPEG.Rect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0)))
+        return (n, PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0)))
     }
 
     public func withBuffer<R: ~Copyable>(_ request: ImageRequest, _ body: (borrowing PixelBuffer) throws(ImageError) -> R) throws(ImageError) -> R {

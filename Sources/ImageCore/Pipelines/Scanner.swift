@@ -47,7 +47,7 @@ public enum Scanner {
         /// DCT scale n/8.
         public var scale: Int
         /// The crop of the scaled image to decode.
-        public var crop: JPEG.Rect
+        public var crop: PixelRect
         /// The page's corners inside the crop.
         public var quadInCrop: Quad
         /// The output size in the page's frame.
@@ -87,11 +87,11 @@ public enum Scanner {
 
     static func cOptions(_ options: Options) -> ic_scan_options {
         var o = ic_scan_options()
-        if let corners = options.corners { o.corners = corners.c }
-        o.size = options.size.c
-        o.mode = options.mode.c
+        if let corners = options.corners { o.corners = corners.cValue }
+        o.size = options.size.cValue
+        o.mode = options.mode.cValue
         o.no_enhance = options.enhance ? 0 : 1
-        o.interpolation = options.interpolation.c
+        o.interpolation = options.interpolation.cValue
         o.quality = Int32(clamping: options.quality)
         return o
     }
@@ -168,7 +168,7 @@ public enum Scanner {
 extension Scanner.Plan {
     init(c p: ic_scan_plan) {
         self.init(scale: Int(p.scale_num),
-                  crop: JPEG.Rect(x: Int(p.crop.x), y: Int(p.crop.y), width: Int(p.crop.width), height: Int(p.crop.height)),
+                  crop: PixelRect(x: Int(p.crop.x), y: Int(p.crop.y), width: Int(p.crop.width), height: Int(p.crop.height)),
                   quadInCrop: Quad(p.quad_in_crop), width: Int(p.page_width), height: Int(p.page_height))
     }
 }

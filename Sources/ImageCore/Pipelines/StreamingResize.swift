@@ -55,7 +55,7 @@ public struct StreamingResizer: ~Copyable {
         guard sourceWidth >= 1, sourceHeight >= 1, width >= 1, height >= 1 else {
             throw ImageError(.invalidArgument, detail)
         }
-        var p = ResizePlan.cParams(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+        var p = ResizePlan.cValue(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                                    width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: 1)
         var size = 0
         try ImageError.check(ic_resize_stream_size(&p, &size), detail)

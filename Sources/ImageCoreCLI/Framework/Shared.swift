@@ -8,8 +8,8 @@ enum Values {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         let low = allowZero ? 0 : 1
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= low, h >= low,
-              w <= 65535, h <= 65535, w + h > 0 else {
-            throw .usage("--\(option) \(text): expected WxH with sides 1...65535, e.g. 4032x3024")
+              w <= ImageCoreRuntime.maxDimension, h <= ImageCoreRuntime.maxDimension, w + h > 0 else {
+            throw .usage("--\(option) \(text): expected WxH with sides 1...ImageCoreRuntime.maxDimension, e.g. 4032x3024")
         }
         return (w, h)
     }
@@ -17,7 +17,7 @@ enum Values {
     /// "N" (N×N) or "WxH".
     static func box(_ text: String, option: String) throws(CLIError) -> (Int, Int) {
         if let n = Int(text) {
-            guard (1...65535).contains(n) else { throw .usage("--\(option) \(text): expected 1...65535 or WxH") }
+            guard (1...ImageCoreRuntime.maxDimension).contains(n) else { throw .usage("--\(option) \(text): expected 1...ImageCoreRuntime.maxDimension or WxH") }
             return (n, n)
         }
         return try size(text, option: option)
@@ -75,7 +75,7 @@ enum Values {
     static func paperSize(_ a: ParsedArguments, defaultPaper: Bool) throws(CLIError) -> RectifiedSize? {
         let sizeGiven = a.string("size")
         let paper = a.string("paper"), dpi = try a.double("dpi", 1...10_000)
-        let longSide = try a.int("long-side", 1...65535)
+        let longSide = try a.int("long-side", 1...ImageCoreRuntime.maxDimension)
         guard [sizeGiven != nil, paper != nil || (dpi != nil && !defaultPaper), longSide != nil].filter({ $0 }).count <= 1 else {
             throw .usage("give one of --size, --paper/--dpi or --long-side")
         }

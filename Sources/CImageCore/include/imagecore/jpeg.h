@@ -142,23 +142,6 @@ typedef struct ic_jpeg_exif_thumbnail {
  */
 IC_API ic_status ic_jpeg_find_exif_thumbnail(const uint8_t *data, size_t size, ic_jpeg_exif_thumbnail *out);
 
-/** The header fields of the foundation's minimal reader (kept for existing callers). */
-typedef struct ic_jpeg_header {
-    int32_t width;
-    int32_t height;
-    ic_jpeg_colorspace colorspace;
-    ic_jpeg_subsampling subsampling;
-} ic_jpeg_header;
-
-/**
- * ::ic_jpeg_probe reduced to ::ic_jpeg_header. Same errors.
- * @param data  the JPEG file's bytes (NULL only with size 0).
- * @param size  their count.
- * @param out   receives width, height, colour space and subsampling.
- * @return as ::ic_jpeg_probe.
- */
-IC_API ic_status ic_jpeg_read_header(const uint8_t *data, size_t size, ic_jpeg_header *out);
-
 /**
  * The EXIF orientation stored in `data`, which is an APP1 payload ("Exif\0\0" followed by a
  * TIFF structure) or a bare TIFF structure ("II*\0" or "MM\0*"). Only IFD0 is read (that is
@@ -385,8 +368,8 @@ IC_API ic_status ic_jpeg_decode_size(const uint8_t *data, size_t size, const ic_
  * - CMYK / YCCK (4-component) files decode to RGB8/RGBA8/GRAY8: libjpeg gives CMYK (YCCK is
  *   converted by libjpeg), then R = C*K/255, G = M*K/255, B = Y*K/255 rounded to nearest, on
  *   the stored values when an Adobe APP14 marker is present (Adobe stores CMYK inverted, 255 =
- *   no ink), else on 255 - the stored values. GRAY8 is then (19595 R + 38470 G + 7471 B +
- *   32768) >> 16, libjpeg's own RGB-to-gray weights.
+ *   no ink), else on 255 - the stored values. GRAY8 is then the library's luma of that RGB,
+ *   (9798 R + 19235 G + 3735 B + 16384) >> 15 (see ::ic_convert_channels).
  *
  * - Progressive files at 1/8 and 1/4 (scale_num 1 or 2) to RGBA8, RGB8 or GRAY8 without a crop
  *   are decoded by ImageCore's reduced progressive decoder instead of libjpeg: it entropy-decodes
