@@ -185,6 +185,27 @@ struct JPEGLowFreqTests {
         }
     }
 
+    /// Files cjpeg wrote (scripts/make-progressive-fixtures.sh, committed): its default
+    /// progression and our scan scripts through its -scans option, 4:2:0/4:2:2/4:4:4/gray, odd
+    /// size, restart markers. `reduced` = the reduced decoder takes it (the incomplete script
+    /// leaves the last luma AC bit unsent: libjpeg smooths, so the file goes to libjpeg).
+    static let cjpegFixtures: [(name: String, reduced: Bool)] = [
+        ("p420-default", true), ("p422-restart2", true), ("p444-dc-late", true), ("p420-approx-restart1", true),
+        ("gray-default", true), ("p420-odd-restart1", true), ("p420-incomplete", false),
+    ]
+
+    @Test("files written by cjpeg (default and -scans scripts, restarts, gray, odd size): libjpeg's pixels")
+    func cjpegFiles() throws {
+        let dir = (Bundle.module.url(forResource: "Fixtures", withExtension: nil)
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures"))
+            .appendingPathComponent("progressive")
+        for (name, reduced) in Self.cjpegFixtures {
+            let jpeg = [UInt8](try Data(contentsOf: dir.appendingPathComponent("\(name).jpg")))
+            #expect(try JPEG.info(jpeg).isProgressive, "\(name)")
+            Self.check(jpeg, "cjpeg \(name)") { _, _ in reduced }
+        }
+    }
+
     // MARK: damaged files
 
     /// Byte ranges of each scan's entropy-coded data (after its SOS header, up to the next

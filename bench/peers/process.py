@@ -57,8 +57,45 @@ def measure(programs, rounds, launcher, env):
     return {n: (statistics.median(s[0] for s in v), statistics.median(s[1] for s in v)) for n, v in samples.items()}
 
 
-def run(jpg, corners, py, rounds=15):
-    """The whole-process rows for one input: a list of dicts."""
+def progressive_input(builtin, images):
+    """The first progressive JPEG among `images` (e.g. the corpus's mate-Elephants), else the
+    built-in image saved by Pillow as a progressive 4:2:2 q90 JPEG."""
+    from PIL import Image
+    for path in images:
+        with Image.open(path) as im:
+            if im.format == "JPEG" and (im.info.get("progressive") or im.info.get("progression")):
+                return path
+    out = os.path.join(OUT, "builtin-progressive.jpg")
+    Image.open(builtin).convert("RGB").save(out, quality=90, subsampling=1, progressive=True)
+    return out
+
+
+def camera_input(builtin):
+    """The built-in JPEG with a 160x120 EXIF thumbnail of itself (IFD1, as cameras write it)."""
+    import io
+    import struct
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.open(builtin).convert("RGB").resize((160, 120), Image.LANCZOS).save(buf, "JPEG", quality=85)
+    thumb = buf.getvalue()
+    # Little-endian TIFF: header, IFD0 (no entries) -> IFD1 (Compression 6, JPEGInterchangeFormat,
+    # JPEGInterchangeFormatLength), then the thumbnail.
+    ifd1, at = 8 + 6, 8 + 6 + 2 + 3 * 12 + 4
+    tiff = b"II*\0" + struct.pack("<I", 8) + struct.pack("<HI", 0, ifd1)
+    tiff += struct.pack("<H", 3) + struct.pack("<HHIHH", 0x0103, 3, 1, 6, 0)
+    tiff += struct.pack("<HHII", 0x0201, 4, 1, at) + struct.pack("<HHII", 0x0202, 4, 1, len(thumb)) + struct.pack("<I", 0)
+    payload = b"Exif\0\0" + tiff + thumb
+    with open(builtin, "rb") as f:
+        main = f.read()
+    out = os.path.join(OUT, "builtin-camera.jpg")
+    with open(out, "wb") as f:
+        f.write(main[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + main[2:])
+    return out
+
+
+def run(jpg, corners, py, rounds=15, images=()):
+    """The whole-process rows for one input: a list of dicts. W1p: a progressive JPEG -> 256 px
+    (the reduced progressive decoder); W1e: a camera JPEG with an EXIF thumbnail -> 75 px."""
     bindir = build_tools()
     cli = build_static_cli()
     launcher = os.path.join(bindir, "proc_run")
@@ -80,26 +117,44 @@ def run(jpg, corners, py, rounds=15):
         "OpenCV": [py, peers_py, "once", "W2", "OpenCV", jpg],
         "Pillow": [py, peers_py, "once", "W2", "Pillow", jpg],
     }
+    prog = progressive_input(jpg, images)
+    w1p = {
+        "C floor: tjDecompress2 at 1/8": [os.path.join(bindir, "tj_floor"), prog],
+        "imagecore thumbnail": [cli, "thumbnail", prog, "--size", "256", "-o", os.path.join(tmp, "icp.jpg")],
+        "vipsthumbnail": ["vipsthumbnail", prog, "-s", "256", "-o", os.path.join(tmp, "vipsp.jpg")],
+        "Pillow": [py, peers_py, "once", "W1", "Pillow", prog],
+        "OpenCV": [py, peers_py, "once", "W1", "OpenCV", prog],
+    }
+    cam = camera_input(jpg)
+    w1e = {
+        "C floor: tjDecompress2 at 1/8": [os.path.join(bindir, "tj_floor"), cam],
+        "imagecore thumbnail": [cli, "thumbnail", cam, "--size", "75", "-o", os.path.join(tmp, "ice.jpg")],
+        "vipsthumbnail": ["vipsthumbnail", cam, "-s", "75", "-o", os.path.join(tmp, "vipse.jpg")],
+    }
     base = {"Pillow": [py, peers_py, "import", "W1", "Pillow"], "OpenCV": [py, peers_py, "import", "W1", "OpenCV"]}
     rows = []
     m1 = measure({**w1, **{f"{k} (imports only)": v for k, v in base.items()}}, rounds, launcher, env)
     m2 = measure(w2, rounds, launcher, env)
-    floor_ms = m1["C floor: tjDecompress2 at 1/8"][0]
-    for workload, m, names in (("W1", m1, w1), ("W2", m2, w2)):
-        ic = m["imagecore thumbnail" if workload == "W1" else "imagecore scan"]
+    m1p = measure(w1p, rounds, launcher, env)
+    m1e = measure(w1e, rounds, launcher, env)
+    for workload, m, names in (("W1", m1, w1), ("W2", m2, w2), ("W1p", m1p, w1p), ("W1e", m1e, w1e)):
+        ic = m["imagecore scan" if workload == "W2" else "imagecore thumbnail"]
+        floor = m.get("C floor: tjDecompress2 at 1/8") or m1["C floor: tjDecompress2 at 1/8"]
         for name in names:
             ms, mib = m[name]
             b = m1.get(f"{name} (imports only)")
             rows.append({"workload": workload, "program": name, "ms": ms, "peak_mib": mib,
                          "above_baseline_mib": (mib - b[1]) if b else None,
                          "baseline_ms": b[0] if b else None, "ratio_ic": ic[0] / ms if ms else None,
-                         "ratio_floor": ms / floor_ms if workload == "W1" else None})
+                         "ratio_floor": ms / floor[0] if workload != "W2" else None})
     return rows
 
 
 def markdown(rows, rounds):
     lines = [f"Whole processes, one thread each, median of {rounds} alternating runs (launcher: `scripts/proc_run.c`, "
-             "fork + exec + wait4). The Python peers' baseline is the same script with its imports and no work.", "",
+             "fork + exec + wait4). The Python peers' baseline is the same script with its imports and no work. "
+             "W1: the built-in 12 MP JPEG → 256 px; W1p: a progressive JPEG → 256 px (the first progressive file in IMAGES, "
+             "else the built-in image as progressive 4:2:2); W1e: the built-in JPEG with a 160 × 120 EXIF thumbnail → 75 px.", "",
              "| workload | program | wall ms | × C floor | ImageCore / it | peak RSS MiB | above import baseline MiB |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:

@@ -416,7 +416,8 @@ def main():
     from PIL import Image as _I
     w0, h0 = _I.open(jpgs[0]).size
     corners = ",".join(f"{v:.0f}" for v in peers.scan_corners(w0, h0).flatten())
-    proc_md = process.markdown(process.run(jpgs[0], corners, sys.executable, a.process_rounds), a.process_rounds)
+    proc_md = process.markdown(process.run(jpgs[0], corners, sys.executable, a.process_rounds, images=jpgs[1:]),
+                               a.process_rounds)
     print(proc_md, flush=True)
     with open(os.path.join(OUT, "process.md"), "w") as f:
         f.write(proc_md)
