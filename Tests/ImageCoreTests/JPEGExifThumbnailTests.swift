@@ -217,4 +217,66 @@ struct JPEGExifThumbnailTests {
         let viaMain = try Thumbnailer.thumbnail(file, maxWidth: 75, maxHeight: 75, useEmbeddedThumbnail: false)
         #expect(byteDiff(JPEGFixtures.packed(exact, plane: 0), JPEGFixtures.packed(viaMain.image, plane: 0)) == "")
     }
+
+    @Test("ThumbnailRenderer's small tier: the EXIF thumbnail, upright, bars left out; forbidden, broken or absent -> the main image")
+    func rendererSmallTier() throws {
+        // The EXIF thumbnails show another scene (seed 9) than the main images (seed 2), so a small
+        // tier made from a main image cannot pass for one made from its thumbnail.
+        let thumb = Self.thumbnail(160, 120, seed: 9)
+        var broken = ExifWriter.Layout(orientation: 6)
+        broken.thumbnailOffset = 60_000 // past the APP1 segment
+        let files: [[UInt8]] = [
+            Self.camera(1024, 768, thumb: thumb, layout: .init(orientation: 6)),
+            Self.camera(1280, 720, thumb: Self.letterboxed(160, 120, picture: 160, 90), layout: .init(orientation: 3)),
+            Self.camera(1024, 768, thumb: thumb, layout: broken),
+            Self.camera(1024, 768, thumb: nil),
+        ]
+        func renderer(_ decoder: JPEGThumbnailDecoder) -> ThumbnailRenderer<Int> {
+            var c = ThumbnailRenderer<Int>.Configuration()
+            c.workerCount = 0 // image(for:) decodes the small tier on this thread
+            return ThumbnailRenderer(source: ThumbnailSource<Int>.fullSizePhotos { files[$0] }, decoder: decoder, configuration: c)
+        }
+        let embedded = renderer(JPEGThumbnailDecoder())
+        let exact = renderer(JPEGThumbnailDecoder(useEmbeddedThumbnails: false))
+        defer { embedded.shutdown(); exact.shutdown() }
+        func small(_ r: ThumbnailRenderer<Int>, _ key: Int) throws -> (width: Int, height: Int, bytes: [UInt8]) {
+            try r.withImage(for: key) { (image, tier) throws(ImageError) in
+                #expect(tier == .small && image.orientation == .up, "item \(key)")
+                return (image.width, image.height, JPEGFixtures.packed(image, plane: 0))
+            }
+        }
+        func fromMain(_ key: Int) throws -> [UInt8] {
+            let t = try Thumbnailer.thumbnail(files[key], maxWidth: 75, maxHeight: 75, useEmbeddedThumbnail: false)
+            #expect(t.source == .mainImage)
+            return JPEGFixtures.packed(t.image, plane: 0)
+        }
+        // Item 0: the thumbnail decoded at 4/8 (80x60, the smallest n/8 that covers 75x56), resized
+        // to 75x56, turned by orientation 6 to 56x75.
+        var reference = try JPEG.decode(thumb, format: .rgba8, options: .init(scale: .eighths(4))).resized(width: 75, height: 56)
+        reference.orientation = Orientation(exifValue: 6)!
+        let upright = try reference.upright()
+        let item0 = try small(embedded, 0)
+        #expect(item0.width == 56 && item0.height == 75)
+        #expect(byteDiff(item0.bytes, JPEGFixtures.packed(upright, plane: 0)) == "")
+        // Forbidden: the main image's pixels, which differ from the thumbnail's scene.
+        let exact0 = try small(exact, 0)
+        #expect(exact0.width == 56 && exact0.height == 75)
+        let main0 = try fromMain(0)
+        #expect(byteDiff(exact0.bytes, main0) == "" && exact0.bytes != item0.bytes)
+        // Item 1: a 16:9 photo with a letterboxed 4:3 thumbnail: the picture between the bars, 75x42
+        // (orientation 3 keeps the shape), as Thumbnailer makes it from the thumbnail.
+        let item1 = try small(embedded, 1)
+        let viaThumb = try Thumbnailer.thumbnail(files[1], maxWidth: 75, maxHeight: 75)
+        #expect(viaThumb.source == .exifThumbnail && item1.width == 75 && item1.height == 42)
+        let main1 = try fromMain(1)
+        #expect(byteDiff(item1.bytes, JPEGFixtures.packed(viaThumb.image, plane: 0)) == "" && item1.bytes != main1)
+        // Items 2 and 3: an IFD1 offset out of the segment, and no thumbnail: the main image, in both renderers.
+        for key in [2, 3] {
+            let a = try small(embedded, key), b = try small(exact, key)
+            let (w, h) = key == 2 ? (56, 75) : (75, 56) // item 2 keeps its orientation 6
+            #expect(a.width == w && a.height == h, "item \(key)")
+            let main = try fromMain(key)
+            #expect(byteDiff(a.bytes, main) == "" && a.bytes == b.bytes, "item \(key)")
+        }
+    }
 }
