@@ -127,6 +127,13 @@ enum ProgressiveWorkloads {
         let oursReport = try JPEG.decode(jpeg, into: &probe, options: .init(scale: .eighths(scale)))
         let beforeReport = try JPEG.decode(jpeg, into: &probe, options: .init(scale: .eighths(scale), libjpegOnly: true))
         _ = consume probe
+        // The thumbnail's own pixel + coefficient memory (issue 18's 16 MiB for 100 MP): every pixel
+        // allocation of the call (output, resize scratch) plus the decoder's bytes (its peakMemory).
+        let (thumbReport, pixelUse) = try PixelAllocator.measure { () throws -> JPEG.DecodeReport in
+            let t = try Thumbnailer.thumbnail(jpeg, maxWidth: 256, maxHeight: 256)
+            return t.report
+        }
+        let thumbBytes = pixelUse.peakBytes + thumbReport.peakMemory
         // Memory, each path alone.
         let rssOurs = try peakRSS(ours)
         let rssBefore = try peakRSS(before)
@@ -151,11 +158,13 @@ enum ProgressiveWorkloads {
         let mib = { (v: Int) in String(format: "%.1f", Double(v) / 1048576) }
         let note = String(format: "%dx%d %@ -> %dx%d at %d/8; libjpeg path median %.1f ms, floor (bare tjDecompress2 %d/8) median %.1f ms; "
                           + "ours/libjpeg %.3f, ours/floor %.3f (medians); peak RSS above baseline, each path alone: ours %@ MiB, "
-                          + "libjpeg %@ MiB, floor %@ MiB; decoder bytes (peakMemory): ours %d KiB, libjpeg %d KiB; decoder %@",
+                          + "libjpeg %@ MiB, floor %@ MiB; decoder bytes (peakMemory): ours %d KiB, libjpeg %d KiB; decoder %@; "
+                          + "thumbnail's pixel + coefficient memory %d KiB (pixels %d KiB + decoder %d KiB) = %.4f x the 16 MiB limit",
                           info.width, info.height, info.isProgressive ? "progressive" : "baseline", first.image.width, first.image.height,
                           scale, tb.median * 1e3, scale, tc.median * 1e3, ta.median / tb.median, ta.median / tc.median,
                           mib(rssOurs), mib(rssBefore), mib(rssFloor), oursReport.peakMemory / 1024, beforeReport.peakMemory / 1024,
-                          oursReport.decoder == .progressiveLowFrequency ? "reduced" : "libjpeg")
+                          oursReport.decoder == .progressiveLowFrequency ? "reduced" : "libjpeg",
+                          thumbBytes / 1024, pixelUse.peakBytes / 1024, thumbReport.peakMemory / 1024, Double(thumbBytes) / Double(16 << 20))
         return WorkloadRun(timing: ta, pixels: w * h, limitBytes: bare.count, note: note)
     }
 }
