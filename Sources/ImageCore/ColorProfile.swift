@@ -20,8 +20,8 @@ public enum RenderingIntent: Sendable, Hashable {
 
 extension PixelBuffer {
     /// Converts the pixels in place from the colour space of the ICC profile `profile` (the
-    /// bytes ``JPEG/iccProfile(_:)-(UnsafeRawBufferPointer)`` or
-    /// ``PNG/iccProfile(_:)-(UnsafeRawBufferPointer)`` return) to sRGB, with Little CMS, in
+    /// bytes ``JPEG/iccProfile(_:)`` or
+    /// ``PNG/iccProfile(_:)`` return) to sRGB, with Little CMS, in
     /// parallel bands. RGB8 and RGBA8 (straight or opaque alpha, copied unchanged) with an RGB
     /// profile; the result is what Little CMS's own 8-bit transform of the same pixels gives.
     /// - Throws: `.corruptData` for a profile Little CMS cannot use; `.unsupported` for other

@@ -28,7 +28,7 @@ extension JPEG {
         /// that would exceed the budget fails the decode with `.tooLarge`. 0 = no budget.
         /// ``DecodeReport/peakMemory`` tells what a decode used.
         public var maxMemory: Int
-        /// Rows per band for ``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``.
+        /// Rows per band for ``JPEG/decodeStream(_:format:options:_:)``.
         public var bandRows: Int
         /// The data-sanity rule: a decode fails with `.corruptData` as soon as less than this
         /// share (0…1) of its output rows can come from real entropy data, i.e. when the data
@@ -42,7 +42,7 @@ extension JPEG {
         public var libjpegOnly: Bool
         /// Decode the file's EXIF thumbnail instead of the main image (scale, crop and format
         /// apply to it; the report's orientation is the main image's). `.unsupported` when the
-        /// file has none. See ``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``.
+        /// file has none. See ``JPEG/exifThumbnail(_:)``.
         public var exifThumbnail: Bool
 
         public init(scale: Scale = .full, crop: PixelRect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
@@ -135,7 +135,7 @@ extension JPEG {
         /// Which decoder made the pixels.
         public var decoder: Decoder = .library
 
-        /// The decoders behind ``JPEG/decode(_:format:options:)-(UnsafeRawBufferPointer,_,_)``.
+        /// The decoders behind ``JPEG/decode(_:format:options:alignment:)``.
         public enum Decoder: Sendable, Hashable {
             /// The codec's library (libjpeg-turbo for JPEG, libspng for PNG): every file and request.
             case library
@@ -168,31 +168,21 @@ extension JPEG {
 
     /// The size a decode with `options` produces (the crop's size, or the scaled size), after
     /// checking the header, the pixel limit and the crop rectangle.
-    public static func decodedSize(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+    public static func decodedSize(_ bytes: borrowing some ByteSource & ~Escapable, format: PixelFormat = .rgba8,
                                    options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
-        var o = try options.cValue(format: format, bytes: bytes)
-        var w: Int32 = 0, h: Int32 = 0
-        var r = ic_jpeg_decode_result()
-        try ImageError.check(ic_jpeg_decode_size(bytes.bytePointer, bytes.count, &o, &w, &h, &r), DecodeReport.text(r))
-        return (Int(w), Int(h))
-    }
-
-    /// ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)`` for bytes in an array.
-    public static func decodedSize(_ bytes: [UInt8], format: PixelFormat = .rgba8,
-                                   options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
-        try withBytes(bytes) { raw throws(ImageError) in try decodedSize(raw, format: format, options: options) }
-    }
-
-    /// ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)`` for bytes in a span.
-    public static func decodedSize(_ bytes: RawSpan, format: PixelFormat = .rgba8,
-                                   options: DecodeOptions = .init()) throws(ImageError) -> (width: Int, height: Int) {
-        try withBytes(bytes) { raw throws(ImageError) in try decodedSize(raw, format: format, options: options) }
+        try bytes.withBytes { (bytes) throws(ImageError) -> (width: Int, height: Int) in
+            var o = try options.cValue(format: format, bytes: bytes)
+            var w: Int32 = 0, h: Int32 = 0
+            var r = ic_jpeg_decode_result()
+            try ImageError.check(ic_jpeg_decode_size(bytes.bytePointer, bytes.count, &o, &w, &h, &r), DecodeReport.text(r))
+            return (Int(w), Int(h))
+        }
     }
 
     // MARK: decode into an existing buffer
 
     /// Decodes into `image`, whose format selects the output (RGBA8, RGB8, GRAY8, I420 or NV12)
-    /// and whose size must equal ``decodedSize(_:format:options:)-(UnsafeRawBufferPointer,_,_)``.
+    /// and whose size must equal ``decodedSize(_:format:options:)``.
     /// Sets the buffer's ``PixelBuffer/orientation`` from EXIF (and RGBA8's alpha mode to opaque).
     ///
     /// - Throws: `.corruptData` (empty, non-JPEG, corrupt; truncated below ``DecodeOptions/minValidShare``,
@@ -200,32 +190,20 @@ extension JPEG {
     ///   `.unsupported`, `.tooLarge` (pixel, scan or memory limit), `.bufferTooSmall` /
     ///   `.invalidArgument` (size mismatch, bad crop). The message says what was wrong.
     @discardableResult
-    public static func decode(_ bytes: UnsafeRawBufferPointer, into image: inout PixelBuffer,
+    public static func decode(_ bytes: borrowing some ByteSource & ~Escapable, into image: inout PixelBuffer,
                               options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
-        var o = try options.cValue(format: image.format, bytes: bytes)
-        var r = ic_jpeg_decode_result()
-        let status = image.withUnsafeMutableImage { dst in
-            ic_jpeg_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+        try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
+            var o = try options.cValue(format: image.format, bytes: bytes)
+            var r = ic_jpeg_decode_result()
+            let status = image.withUnsafeMutableImage { dst in
+                ic_jpeg_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+            }
+            try ImageError.check(status, DecodeReport.text(r))
+            let report = DecodeReport(r)
+            image.orientation = report.orientation
+            if image.format == .rgba8 { image.alphaMode = .opaque }
+            return report
         }
-        try ImageError.check(status, DecodeReport.text(r))
-        let report = DecodeReport(r)
-        image.orientation = report.orientation
-        if image.format == .rgba8 { image.alphaMode = .opaque }
-        return report
-    }
-
-    /// Decodes bytes held in an array (lent in place) into `image`.
-    @discardableResult
-    public static func decode(_ bytes: [UInt8], into image: inout PixelBuffer,
-                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
-        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
-    }
-
-    /// Decodes bytes from a span into `image`.
-    @discardableResult
-    public static func decode(_ bytes: RawSpan, into image: inout PixelBuffer,
-                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
-        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
     }
 
     // MARK: decode into a new buffer
@@ -233,16 +211,18 @@ extension JPEG {
     /// Decodes into a new buffer of `format` sized by the options (scale, crop). The header
     /// and limits are checked before the buffer is allocated, so a decompression bomb costs
     /// no pixel memory. Warnings (non-strict mode) are dropped; use the `into:` form to see them.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+    public static func decode(_ bytes: borrowing some ByteSource & ~Escapable, format: PixelFormat = .rgba8,
                               options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        let size = try decodedSize(bytes, format: format, options: options)
-        var image = try PixelBuffer(width: size.width, height: size.height, format: format,
-                                    alphaMode: format == .rgba8 ? .opaque : .straight, alignment: alignment)
-        try decode(bytes, into: &image, options: options)
-        return image
+        try bytes.withBytes { (bytes) throws(ImageError) -> PixelBuffer in
+            let size = try decodedSize(bytes, format: format, options: options)
+            var image = try PixelBuffer(width: size.width, height: size.height, format: format,
+                                        alphaMode: format == .rgba8 ? .opaque : .straight, alignment: alignment)
+            try decode(bytes, into: &image, options: options)
+            return image
+        }
     }
 
-    /// ``decode(_:format:options:alignment:)-(UnsafeRawBufferPointer,_,_,_)`` that also
+    /// ``decode(_:format:options:alignment:)`` that also
     /// adds the decode's warnings to `warnings` (count, last message), for pipelines that
     /// report recovered corruption.
     static func decode(_ bytes: UnsafeRawBufferPointer, format: PixelFormat, options: DecodeOptions,
@@ -268,17 +248,5 @@ extension JPEG {
             count += r.warnings
             last = (r.lastWarning ?? "corrupt data") + (r.validRows < r.height ? " (\(r.validRows) of \(r.height) rows from data)" : "")
         }
-    }
-
-    /// Decodes bytes held in an array (lent in place) into a new buffer.
-    public static func decode(_ bytes: [UInt8], format: PixelFormat = .rgba8,
-                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
-    }
-
-    /// Decodes bytes from a span into a new buffer.
-    public static func decode(_ bytes: RawSpan, format: PixelFormat = .rgba8,
-                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        try withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
     }
 }

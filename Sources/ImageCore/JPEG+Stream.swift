@@ -68,44 +68,32 @@ extension JPEG {
     /// in memory. Pixels are identical to a full decode's. An error thrown by `body` stops the
     /// decode and is rethrown.
     @discardableResult
-    public static func decodeStream(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+    public static func decodeStream(_ bytes: borrowing some ByteSource & ~Escapable, format: PixelFormat = .rgba8,
                                     options: DecodeOptions = .init(),
                                     _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
-        var o = try options.cValue(format: format, bytes: bytes)
-        var r = ic_jpeg_decode_result()
-        let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
-            var context = StreamContext(body: escapable, error: nil)
-            let st = withUnsafeMutablePointer(to: &context) { ctx in
-                ic_jpeg_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
-                    let c = raw!.assumingMemoryBound(to: StreamContext.self)
-                    do throws(ImageError) {
-                        try c.pointee.body(Band(band!, firstRow: first))
-                        return 0
-                    } catch {
-                        c.pointee.error = error
-                        return 1
-                    }
-                }, ctx, &r)
+        try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
+            var o = try options.cValue(format: format, bytes: bytes)
+            var r = ic_jpeg_decode_result()
+            let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
+                var context = StreamContext(body: escapable, error: nil)
+                let st = withUnsafeMutablePointer(to: &context) { ctx in
+                    ic_jpeg_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
+                        let c = raw!.assumingMemoryBound(to: StreamContext.self)
+                        do throws(ImageError) {
+                            try c.pointee.body(Band(band!, firstRow: first))
+                            return 0
+                        } catch {
+                            c.pointee.error = error
+                            return 1
+                        }
+                    }, ctx, &r)
+                }
+                return (st, context.error)
             }
-            return (st, context.error)
+            // The consumer's own error wins over the CANCELLED it caused.
+            if let thrown { throw thrown }
+            try ImageError.check(status, DecodeReport.text(r))
+            return DecodeReport(r)
         }
-        // The consumer's own error wins over the CANCELLED it caused.
-        if let thrown { throw thrown }
-        try ImageError.check(status, DecodeReport.text(r))
-        return DecodeReport(r)
-    }
-
-    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in an array.
-    @discardableResult
-    public static func decodeStream(_ bytes: [UInt8], format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
-                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
-        try withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
-    }
-
-    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in a span.
-    @discardableResult
-    public static func decodeStream(_ bytes: RawSpan, format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
-                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
-        try withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
     }
 }

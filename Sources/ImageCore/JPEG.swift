@@ -23,7 +23,7 @@ public enum JPEG {
         case s444 = "4:4:4", s422 = "4:2:2", s420 = "4:2:0", gray = "gray", s440 = "4:4:0", s411 = "4:1:1", unknown = "unknown"
     }
 
-    /// What a JPEG header says, read without decoding pixels (``JPEG/info(_:)-(UnsafeRawBufferPointer)``).
+    /// What a JPEG header says, read without decoding pixels (``JPEG/info(_:)``).
     public struct Info: Sendable, Hashable {
         public var width: Int
         public var height: Int
@@ -46,7 +46,7 @@ public enum JPEG {
         /// The EXIF (IFD1) JPEG thumbnail, when the file carries a well-formed one.
         public var exifThumbnail: EmbeddedThumbnail?
 
-        /// An EXIF thumbnail as the header reports it (see ``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``
+        /// An EXIF thumbnail as the header reports it (see ``JPEG/exifThumbnail(_:)``
         /// for whether it is usable and where its picture is).
         public struct EmbeddedThumbnail: Sendable, Hashable {
             /// Its JPEG bytes: `offset ..< offset + length` of the file.
@@ -79,7 +79,7 @@ public enum JPEG {
         }
     }
 
-    /// An EXIF thumbnail checked to show the main image (``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``).
+    /// An EXIF thumbnail checked to show the main image (``JPEG/exifThumbnail(_:)``).
     public struct ExifThumbnail: Sendable, Hashable {
         /// Its JPEG bytes: `offset ..< offset + length` of the file.
         public var offset: Int
@@ -98,21 +98,16 @@ public enum JPEG {
     /// within a pixel of rounding, or that shape between dark bars (found by decoding the
     /// thumbnail's luma in bands). `nil` when there is none or it is not usable (another shape
     /// without bars, unreadable, above 16 MP). Decode it with ``DecodeOptions/exifThumbnail``.
-    /// - Throws: as ``info(_:)-(UnsafeRawBufferPointer)`` for the main file.
-    public static func exifThumbnail(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ExifThumbnail? {
+    /// - Throws: as ``info(_:)`` for the main file.
+    public static func exifThumbnail(_ bytes: borrowing some ByteSource & ~Escapable) throws(ImageError) -> ExifThumbnail? {
         var c = ic_jpeg_exif_thumbnail()
-        let st = ic_jpeg_find_exif_thumbnail(bytes.bytePointer, bytes.count, &c)
+        let st = bytes.withBytes { raw in ic_jpeg_find_exif_thumbnail(raw.bytePointer, raw.count, &c) }
         if st == IC_ERR_UNSUPPORTED { return nil }
         try ImageError.check(st, "not a readable JPEG header")
         return ExifThumbnail(offset: Int(c.offset), length: Int(c.length), width: Int(c.width), height: Int(c.height),
                              content: PixelRect(x: Int(c.content_x), y: Int(c.content_y), width: Int(c.content_width),
                                            height: Int(c.content_height)),
                              isLetterboxed: c.letterboxed != 0)
-    }
-
-    /// ``exifThumbnail(_:)-(UnsafeRawBufferPointer)`` for bytes in an array (lent in place).
-    public static func exifThumbnail(_ bytes: [UInt8]) throws(ImageError) -> ExifThumbnail? {
-        try withBytes(bytes) { raw throws(ImageError) in try exifThumbnail(raw) }
     }
 
     /// The scale of a decode.
@@ -133,20 +128,11 @@ public enum JPEG {
     /// restart interval, EXIF orientation and ICC presence. No pixels are decoded.
     /// - Throws: `.corruptData` for empty, non-JPEG or unreadable input; `.unsupported` for
     ///   files libjpeg-turbo cannot decode (12-bit, lossless).
-    public static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Info {
+    public static func info(_ bytes: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Info {
         var c = ic_jpeg_info()
-        try ImageError.check(ic_jpeg_probe(bytes.bytePointer, bytes.count, &c), "not a readable JPEG header")
+        let status = bytes.withBytes { raw in ic_jpeg_probe(raw.bytePointer, raw.count, &c) }
+        try ImageError.check(status, "not a readable JPEG header")
         return Info(c)
-    }
-
-    /// Reads a JPEG header held in an array (lent in place, not copied).
-    public static func info(_ bytes: [UInt8]) throws(ImageError) -> Info {
-        try withBytes(bytes) { raw throws(ImageError) in try info(raw) }
-    }
-
-    /// Reads a JPEG header from a span of bytes.
-    public static func info(_ bytes: RawSpan) throws(ImageError) -> Info {
-        try withBytes(bytes) { raw throws(ImageError) in try info(raw) }
     }
 
     // MARK: scale
@@ -170,37 +156,6 @@ public enum JPEG {
                              "scale for \(width)x\(height) to fit \(targetWidth)x\(targetHeight)")
         return Int(m)
     }
-
-    // MARK: bytes
-
-    /// Runs `body` on the array's bytes in place; returns a possibly non-copyable result.
-    @inline(__always)
-    static func withBytes<R: ~Copyable>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(ImageError) -> R) throws(ImageError) -> R {
-        var result: R? = nil
-        var failure: ImageError? = nil
-        bytes.withUnsafeBytes { raw in
-            do throws(ImageError) { result = try body(raw) } catch { failure = error }
-        }
-        if let failure { throw failure }
-        return result.take()!
-    }
-
-    /// Runs `body` on the span's bytes in place.
-    @inline(__always)
-    static func withBytes<R: ~Copyable>(_ bytes: RawSpan, _ body: (UnsafeRawBufferPointer) throws(ImageError) -> R) throws(ImageError) -> R {
-        var result: R? = nil
-        var failure: ImageError? = nil
-        bytes.withUnsafeBytes { raw in
-            do throws(ImageError) { result = try body(raw) } catch { failure = error }
-        }
-        if let failure { throw failure }
-        return result.take()!
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The base address as bytes (nil for an empty buffer without storage).
-    var bytePointer: UnsafePointer<UInt8>? { baseAddress?.assumingMemoryBound(to: UInt8.self) }
 }
 
 extension JPEG.ColorSpace {

@@ -25,7 +25,7 @@ extension PNG {
         /// breaks before this share of the rows is `.corruptData` rather than a warning (0.5: half;
         /// 0: any number of rows ≥ 1; 1: only complete data).
         public var minValidShare: Double
-        /// Rows per band for ``PNG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``.
+        /// Rows per band for ``PNG/decodeStream(_:format:options:_:)``.
         public var bandRows: Int
 
         public init(maxPixels: Int = Int(IC_PNG_DEFAULT_MAX_PIXELS), maxMemory: Int = Int(IC_PNG_DEFAULT_MAX_MEMORY),
@@ -63,58 +63,36 @@ extension PNG {
     ///   first row), `.tooLarge` (pixel or metadata limit), `.unsupported` (YUV formats),
     ///   `.bufferTooSmall` / `.invalidArgument` (size mismatch).
     @discardableResult
-    public static func decode(_ bytes: UnsafeRawBufferPointer, into image: inout PixelBuffer,
+    public static func decode(_ bytes: borrowing some ByteSource & ~Escapable, into image: inout PixelBuffer,
                               options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
-        var o = try options.cValue(format: image.format)
-        var r = ic_png_decode_result()
-        let status = image.withUnsafeMutableImage { dst in
-            ic_png_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+        try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
+            var o = try options.cValue(format: image.format)
+            var r = ic_png_decode_result()
+            let status = image.withUnsafeMutableImage { dst in
+                ic_png_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+            }
+            try ImageError.check(status, DecodeReport.text(r))
+            image.orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
+            if image.format == .rgba8 { image.alphaMode = r.has_alpha != 0 ? .straight : .opaque }
+            return DecodeReport(r)
         }
-        try ImageError.check(status, DecodeReport.text(r))
-        image.orientation = Orientation(exifValue: Int(r.orientation)) ?? .up
-        if image.format == .rgba8 { image.alphaMode = r.has_alpha != 0 ? .straight : .opaque }
-        return DecodeReport(r)
-    }
-
-    /// Decodes bytes held in an array (lent in place) into `image`.
-    @discardableResult
-    public static func decode(_ bytes: [UInt8], into image: inout PixelBuffer,
-                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
-    }
-
-    /// Decodes bytes from a span into `image`.
-    @discardableResult
-    public static func decode(_ bytes: RawSpan, into image: inout PixelBuffer,
-                              options: DecodeOptions = .init()) throws(ImageError) -> DecodeReport {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, into: &image, options: options) }
     }
 
     // MARK: decode into a new buffer
 
     /// Decodes into a new buffer of `format`. The header and the pixel limit are checked
     /// before the buffer is allocated. Warnings are dropped; use the `into:` form to see them.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+    public static func decode(_ bytes: borrowing some ByteSource & ~Escapable, format: PixelFormat = .rgba8,
                               options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        let info = try info(bytes)
-        guard info.width * info.height <= options.maxPixels else {
-            throw ImageError(.tooLarge, "\(info.width)x\(info.height) PNG is above the limit of \(options.maxPixels) pixels")
+        try bytes.withBytes { (bytes) throws(ImageError) -> PixelBuffer in
+            let info = try info(bytes)
+            guard info.width * info.height <= options.maxPixels else {
+                throw ImageError(.tooLarge, "\(info.width)x\(info.height) PNG is above the limit of \(options.maxPixels) pixels")
+            }
+            var image = try PixelBuffer(width: info.width, height: info.height, format: format, alignment: alignment)
+            try decode(bytes, into: &image, options: options)
+            return image
         }
-        var image = try PixelBuffer(width: info.width, height: info.height, format: format, alignment: alignment)
-        try decode(bytes, into: &image, options: options)
-        return image
-    }
-
-    /// Decodes bytes held in an array (lent in place) into a new buffer.
-    public static func decode(_ bytes: [UInt8], format: PixelFormat = .rgba8,
-                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
-    }
-
-    /// Decodes bytes from a span into a new buffer.
-    public static func decode(_ bytes: RawSpan, format: PixelFormat = .rgba8,
-                              options: DecodeOptions = .init(), alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, format: format, options: options, alignment: alignment) }
     }
 
     // MARK: stream
@@ -130,44 +108,32 @@ extension PNG {
     /// Interlaced (Adam7) files throw `.unsupported`: decode them whole. An error thrown by
     /// `body` stops the decode and is rethrown.
     @discardableResult
-    public static func decodeStream(_ bytes: UnsafeRawBufferPointer, format: PixelFormat = .rgba8,
+    public static func decodeStream(_ bytes: borrowing some ByteSource & ~Escapable, format: PixelFormat = .rgba8,
                                     options: DecodeOptions = .init(),
                                     _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
-        var o = try options.cValue(format: format)
-        var r = ic_png_decode_result()
-        let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
-            var context = StreamContext(body: escapable, error: nil)
-            let st = withUnsafeMutablePointer(to: &context) { ctx in
-                ic_png_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
-                    let c = raw!.assumingMemoryBound(to: StreamContext.self)
-                    do throws(ImageError) {
-                        try c.pointee.body(Band(band!, firstRow: first))
-                        return 0
-                    } catch {
-                        c.pointee.error = error
-                        return 1
-                    }
-                }, ctx, &r)
+        try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
+            var o = try options.cValue(format: format)
+            var r = ic_png_decode_result()
+            let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
+                var context = StreamContext(body: escapable, error: nil)
+                let st = withUnsafeMutablePointer(to: &context) { ctx in
+                    ic_png_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
+                        let c = raw!.assumingMemoryBound(to: StreamContext.self)
+                        do throws(ImageError) {
+                            try c.pointee.body(Band(band!, firstRow: first))
+                            return 0
+                        } catch {
+                            c.pointee.error = error
+                            return 1
+                        }
+                    }, ctx, &r)
+                }
+                return (st, context.error)
             }
-            return (st, context.error)
+            if let thrown { throw thrown }
+            try ImageError.check(status, DecodeReport.text(r))
+            return DecodeReport(r)
         }
-        if let thrown { throw thrown }
-        try ImageError.check(status, DecodeReport.text(r))
-        return DecodeReport(r)
-    }
-
-    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in an array.
-    @discardableResult
-    public static func decodeStream(_ bytes: [UInt8], format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
-                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
-    }
-
-    /// ``decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)`` for bytes in a span.
-    @discardableResult
-    public static func decodeStream(_ bytes: RawSpan, format: PixelFormat = .rgba8, options: DecodeOptions = .init(),
-                                    _ body: (borrowing Band) throws(ImageError) -> Void) throws(ImageError) -> DecodeReport {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decodeStream(raw, format: format, options: options, body) }
     }
 }
 

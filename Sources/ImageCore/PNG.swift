@@ -18,7 +18,7 @@ public enum PNG {
     }
 
     /// What a PNG file's chunks before the image data say, read without decoding pixels
-    /// (``PNG/info(_:)-(UnsafeRawBufferPointer)``).
+    /// (``PNG/info(_:)``).
     public struct Info: Sendable, Hashable {
         public var width: Int
         public var height: Int
@@ -66,14 +66,11 @@ public enum PNG {
     }
 
     /// Whether `bytes` start with the PNG signature (a content check, not a validation).
-    public static func isPNG(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        return bytes.count >= 8 && zip(bytes.prefix(8), signature).allSatisfy { $0 == $1 }
-    }
-
-    /// ``isPNG(_:)-(UnsafeRawBufferPointer)`` for bytes in an array.
-    public static func isPNG(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { isPNG($0) }
+    public static func isPNG(_ bytes: borrowing some ByteSource & ~Escapable) -> Bool {
+        bytes.withBytes { (bytes) in
+            let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            return bytes.count >= 8 && zip(bytes.prefix(8), signature).allSatisfy { $0 == $1 }
+        }
     }
 
     // MARK: probe
@@ -83,38 +80,27 @@ public enum PNG {
     /// learn its size.
     /// - Throws: `.corruptData` for empty, non-PNG or malformed headers; `.tooLarge` for
     ///   metadata beyond the chunk limits (a zlib bomb in iCCP).
-    public static func info(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Info {
-        var c = ic_png_info()
-        try ImageError.check(ic_png_probe(bytes.bytePointer, bytes.count, &c), "not a readable PNG header")
-        return Info(c)
-    }
-
-    /// Reads a PNG header held in an array (lent in place, not copied).
-    public static func info(_ bytes: [UInt8]) throws(ImageError) -> Info {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try info(raw) }
-    }
-
-    /// Reads a PNG header from a span of bytes.
-    public static func info(_ bytes: RawSpan) throws(ImageError) -> Info {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try info(raw) }
+    public static func info(_ bytes: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Info {
+        try bytes.withBytes { (bytes) throws(ImageError) -> Info in
+            var c = ic_png_info()
+            try ImageError.check(ic_png_probe(bytes.bytePointer, bytes.count, &c), "not a readable PNG header")
+            return Info(c)
+        }
     }
 
     /// The file's ICC profile (the inflated iCCP chunk), byte for byte; `nil` without one.
-    public static func iccProfile(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> [UInt8]? {
-        var size = 0
-        let first = ic_png_icc_profile(bytes.bytePointer, bytes.count, nil, 0, &size)
-        if first == IC_OK { return nil } // no profile
-        guard first == IC_ERR_BUFFER_TOO_SMALL else { try ImageError.check(first, "ICC profile of a PNG"); return nil }
-        var profile = [UInt8](repeating: 0, count: size)
-        let status = profile.withUnsafeMutableBufferPointer { out in
-            ic_png_icc_profile(bytes.bytePointer, bytes.count, out.baseAddress, out.count, &size)
+    public static func iccProfile(_ bytes: borrowing some ByteSource & ~Escapable) throws(ImageError) -> [UInt8]? {
+        try bytes.withBytes { (bytes) throws(ImageError) -> [UInt8]? in
+            var size = 0
+            let first = ic_png_icc_profile(bytes.bytePointer, bytes.count, nil, 0, &size)
+            if first == IC_OK { return nil } // no profile
+            guard first == IC_ERR_BUFFER_TOO_SMALL else { try ImageError.check(first, "ICC profile of a PNG"); return nil }
+            var profile = [UInt8](repeating: 0, count: size)
+            let status = profile.withUnsafeMutableBufferPointer { out in
+                ic_png_icc_profile(bytes.bytePointer, bytes.count, out.baseAddress, out.count, &size)
+            }
+            try ImageError.check(status, "ICC profile of a PNG")
+            return profile
         }
-        try ImageError.check(status, "ICC profile of a PNG")
-        return profile
-    }
-
-    /// ``iccProfile(_:)-(UnsafeRawBufferPointer)`` for bytes in an array.
-    public static func iccProfile(_ bytes: [UInt8]) throws(ImageError) -> [UInt8]? {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try iccProfile(raw) }
     }
 }

@@ -62,14 +62,11 @@ public enum PNM {
     }
 
     /// Decodes PNM bytes held in memory into a new buffer.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        var input = MemoryInput(bytes: bytes)
-        return try load(&input, alignment: alignment)
-    }
-
-    /// Decodes PNM bytes held in memory into a new buffer.
-    public static func decode(_ bytes: [UInt8], alignment: Int = 64) throws(ImageError) -> PixelBuffer {
-        try JPEG.withBytes(bytes) { raw throws(ImageError) in try decode(raw, alignment: alignment) }
+    public static func decode(_ bytes: borrowing some ByteSource & ~Escapable, alignment: Int = 64) throws(ImageError) -> PixelBuffer {
+        try bytes.withBytes { (bytes) throws(ImageError) -> PixelBuffer in
+            var input = MemoryInput(bytes: bytes)
+            return try load(&input, alignment: alignment)
+        }
     }
 
     static func load<I: PNMInput>(_ input: inout I, alignment: Int) throws(ImageError) -> PixelBuffer {

@@ -53,37 +53,39 @@ public enum BurstRanking {
     /// Scores one JPEG. With `display`, also makes its Laplacian view (the signed response
     /// clamped to 0…255 through the 1/2.2 gamma, turned upright by the EXIF orientation) and
     /// hands it over; the luma frame is freed before the view is turned.
-    public static func score(_ jpeg: UnsafeRawBufferPointer, targetLongSide: Int = 1280,
+    public static func score(_ jpeg: borrowing some ByteSource & ~Escapable, targetLongSide: Int = 1280,
                              limits: JPEG.DecodeOptions = .init(),
                              display: ((borrowing PixelBuffer) throws(ImageError) -> Void)? = nil)
         throws(ImageError) -> Scored {
-        let info = try JPEG.info(jpeg)
-        let n = scale(width: info.width, height: info.height, targetLongSide: targetLongSide)
-        var view: PixelBuffer? = nil
-        let s: SharpnessScore, w: Int, h: Int
-        var warnings = JPEG.Warnings()
-        do {
-            var o = limits
-            o.scale = .eighths(n); o.crop = nil
-            let luma = try JPEG.decode(jpeg, format: .gray8, options: o, warnings: &warnings)
-            s = try luma.laplacianScore()
-            w = luma.width; h = luma.height
-            if display != nil {
-                var v = try luma.laplacianDisplay(gamma: true)
-                v.orientation = luma.orientation
-                view = consume v
+        try jpeg.withBytes { (jpeg) throws(ImageError) -> Scored in
+            let info = try JPEG.info(jpeg)
+            let n = scale(width: info.width, height: info.height, targetLongSide: targetLongSide)
+            var view: PixelBuffer? = nil
+            let s: SharpnessScore, w: Int, h: Int
+            var warnings = JPEG.Warnings()
+            do {
+                var o = limits
+                o.scale = .eighths(n); o.crop = nil
+                let luma = try JPEG.decode(jpeg, format: .gray8, options: o, warnings: &warnings)
+                s = try luma.laplacianScore()
+                w = luma.width; h = luma.height
+                if display != nil {
+                    var v = try luma.laplacianDisplay(gamma: true)
+                    v.orientation = luma.orientation
+                    view = consume v
+                }
+            } // the luma frame is freed here
+            if let display, var v = view.take() {
+                if v.orientation.swapsDimensions {
+                    v = try v.upright()
+                } else {
+                    try v.apply(v.orientation)
+                    v.orientation = .up
+                }
+                try display(v)
             }
-        } // the luma frame is freed here
-        if let display, var v = view.take() {
-            if v.orientation.swapsDimensions {
-                v = try v.upright()
-            } else {
-                try v.apply(v.orientation)
-                v.orientation = .up
-            }
-            try display(v)
+            return Scored(score: s, scale: n, width: w, height: h, warnings: warnings)
         }
-        return Scored(score: s, scale: n, width: w, height: h, warnings: warnings)
     }
 
     /// One image's score, the DCT scale n/8 and the scored size.
@@ -98,20 +100,9 @@ public enum BurstRanking {
 
     static func scoreOne(_ bytes: [UInt8], index i: Int, targetLongSide: Int, limits: JPEG.DecodeOptions,
                          display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)?) throws(ImageError) -> Scored {
-        var out: Scored? = nil
-        var failure: ImageError? = nil
-        bytes.withUnsafeBytes { raw in
-            do throws(ImageError) {
-                if let display {
-                    out = try score(raw, targetLongSide: targetLongSide, limits: limits,
-                                    display: { (v: borrowing PixelBuffer) throws(ImageError) in try display(i, v) })
-                } else {
-                    out = try score(raw, targetLongSide: targetLongSide, limits: limits)
-                }
-            } catch { failure = error }
-        }
-        if let failure { throw failure }
-        return out!
+        guard let display else { return try score(bytes, targetLongSide: targetLongSide, limits: limits) }
+        return try score(bytes, targetLongSide: targetLongSide, limits: limits,
+                         display: { (v: borrowing PixelBuffer) throws(ImageError) in try display(i, v) })
     }
 
     /// Ranks `count` JPEGs by sharpness. `load(i)` returns image `i`'s bytes (called on the

@@ -74,7 +74,7 @@ public enum Scanner {
     }
 
     /// The decode plan for `corners` of a `width` × `height` image and an output `size`: the
-    /// C core's `ic_scan_plan_size` (which ``scan(_:options:)-(UnsafeRawBufferPointer,_)`` runs
+    /// C core's `ic_scan_plan_size` (which ``scan(_:options:)`` runs
     /// with the file's own size and orientation).
     /// - Throws: `.invalidArgument` for a quad outside the image or degenerate.
     public static func plan(width: Int, height: Int, corners: Quad, size: RectifiedSize) throws(ImageError) -> Plan {
@@ -98,9 +98,11 @@ public enum Scanner {
 
     /// Detects the page on a 1/8 GRAY8 decode; the corners in full-size stored pixels.
     /// - Throws: `.invalidArgument` when no page is found.
-    public static func detect(_ jpeg: UnsafeRawBufferPointer) throws(ImageError) -> Quad {
-        var warnings = JPEG.Warnings()
-        return try detect(jpeg, limits: .init(), warnings: &warnings)
+    public static func detect(_ jpeg: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Quad {
+        try jpeg.withBytes { (jpeg) throws(ImageError) -> Quad in
+            var warnings = JPEG.Warnings()
+            return try detect(jpeg, limits: .init(), warnings: &warnings)
+        }
     }
 
     static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions, warnings: inout JPEG.Warnings) throws(ImageError) -> Quad {
@@ -118,20 +120,17 @@ public enum Scanner {
     /// Scans the page of `jpeg`. See ``Scanner`` for the steps.
     /// - Throws: `.corruptData` / `.unsupported` / `.tooLarge` from the decoder,
     ///   `.invalidArgument` for bad corners or no page found.
-    public static func scan(_ jpeg: UnsafeRawBufferPointer, options: Options = .init()) throws(ImageError) -> ScanResult {
-        var failure: ImageError? = nil
-        let (result, usage) = PixelAllocator.measure { () -> ScanResult? in
-            do throws(ImageError) { return try scanMeasured(jpeg, options: options) } catch { failure = error; return nil }
+    public static func scan(_ jpeg: borrowing some ByteSource & ~Escapable, options: Options = .init()) throws(ImageError) -> ScanResult {
+        try jpeg.withBytes { (jpeg) throws(ImageError) -> ScanResult in
+            var failure: ImageError? = nil
+            let (result, usage) = PixelAllocator.measure { () -> ScanResult? in
+                do throws(ImageError) { return try scanMeasured(jpeg, options: options) } catch { failure = error; return nil }
+            }
+            if let failure { throw failure }
+            var r = result!
+            r.peakPixelBytes = usage.peakBytes
+            return r
         }
-        if let failure { throw failure }
-        var r = result!
-        r.peakPixelBytes = usage.peakBytes
-        return r
-    }
-
-    /// ``scan(_:options:)-(UnsafeRawBufferPointer,_)`` for bytes in an array (lent in place).
-    public static func scan(_ jpeg: [UInt8], options: Options = .init()) throws(ImageError) -> ScanResult {
-        try JPEG.withBytes(jpeg) { raw throws(ImageError) in try scan(raw, options: options) }
     }
 
     static func scanMeasured(_ jpeg: UnsafeRawBufferPointer, options: Options) throws(ImageError) -> ScanResult {

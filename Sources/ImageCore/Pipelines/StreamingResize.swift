@@ -2,7 +2,7 @@ import CImageCore
 
 /// A separable resize (Lanczos-3 by default) that consumes source rows one at a time, top to
 /// bottom, as a streamed decode delivers them
-/// (``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``), and writes
+/// (``JPEG/decodeStream(_:format:options:_:)``), and writes
 /// each output row as soon as the last source row it needs has arrived.
 ///
 /// A thin wrapper over the C core's row-push resize (`ic_resize_stream_*` in

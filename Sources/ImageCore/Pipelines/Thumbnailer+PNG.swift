@@ -12,55 +12,48 @@ extension Thumbnailer {
     ///
     /// Alpha: a file with alpha gives an RGBA8 thumbnail with straight alpha, filtered
     /// premultiplied; without alpha, opaque. `scale` in the result is 8 (no DCT scaling).
-    public static func thumbnail(png: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int,
+    public static func thumbnail(png: borrowing some ByteSource & ~Escapable, maxWidth: Int, maxHeight: Int,
                                  format: PixelFormat = .rgba8, bandRows: Int = 16) throws(ImageError) -> StreamedThumbnail {
-        guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
-        guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
-        let info = try PNG.info(png)
-        let (tw, th) = info.orientation.swapsDimensions ? (maxHeight, maxWidth) : (maxWidth, maxHeight)
-        let out = try ResizeGeometry.fit(width: info.width, height: info.height, maxWidth: tw, maxHeight: th, upscale: false)
-        let alpha: AlphaMode = format == .rgba8 && info.hasAlpha ? .straight : .opaque
-        let options = PNG.DecodeOptions(bandRows: bandRows)
-        var image = try PixelBuffer(width: out.width, height: out.height, format: format, alphaMode: alpha)
-        let report: PNG.DecodeReport
-        if info.isInterlaced {
-            var whole = try PixelBuffer(width: info.width, height: info.height, format: format)
-            report = try PNG.decode(png, into: &whole, options: options)
-            whole.alphaMode = alpha
-            try whole.resize(into: &image)
-        } else {
-            var resizer = try StreamingResizer(format: format, alphaMode: alpha, sourceWidth: info.width, sourceHeight: info.height,
-                                               width: out.width, height: out.height)
-            report = try PNG.decodeStream(png, format: format, options: options) { (band: borrowing PNG.Band) throws(ImageError) in
-                let stride = band.plane(0).stride
-                try band.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
-                    try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
-                        try resizer.push(rows: p.baseAddress!, stride: stride, count: band.rowCount, into: &image)
+        try png.withBytes { (png) throws(ImageError) -> StreamedThumbnail in
+            guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
+            guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
+            let info = try PNG.info(png)
+            let (tw, th) = info.orientation.swapsDimensions ? (maxHeight, maxWidth) : (maxWidth, maxHeight)
+            let out = try ResizeGeometry.fit(width: info.width, height: info.height, maxWidth: tw, maxHeight: th, upscale: false)
+            let alpha: AlphaMode = format == .rgba8 && info.hasAlpha ? .straight : .opaque
+            let options = PNG.DecodeOptions(bandRows: bandRows)
+            var image = try PixelBuffer(width: out.width, height: out.height, format: format, alphaMode: alpha)
+            let report: PNG.DecodeReport
+            if info.isInterlaced {
+                var whole = try PixelBuffer(width: info.width, height: info.height, format: format)
+                report = try PNG.decode(png, into: &whole, options: options)
+                whole.alphaMode = alpha
+                try whole.resize(into: &image)
+            } else {
+                var resizer = try StreamingResizer(format: format, alphaMode: alpha, sourceWidth: info.width, sourceHeight: info.height,
+                                                   width: out.width, height: out.height)
+                report = try PNG.decodeStream(png, format: format, options: options) { (band: borrowing PNG.Band) throws(ImageError) in
+                    let stride = band.plane(0).stride
+                    try band.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in
+                        try span.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(ImageError) in
+                            try resizer.push(rows: p.baseAddress!, stride: stride, count: band.rowCount, into: &image)
+                        }
                     }
                 }
+                guard resizer.nextRow == info.height else {
+                    throw ImageError(.corruptData, "thumbnail: decoder delivered \(resizer.nextRow) of \(info.height) rows")
+                }
             }
-            guard resizer.nextRow == info.height else {
-                throw ImageError(.corruptData, "thumbnail: decoder delivered \(resizer.nextRow) of \(info.height) rows")
+            image.alphaMode = alpha
+            image.orientation = info.orientation
+            if info.orientation.swapsDimensions {
+                image = try image.upright()
+            } else {
+                try image.apply(info.orientation)
+                image.orientation = .up
             }
-        }
-        image.alphaMode = alpha
-        image.orientation = info.orientation
-        if info.orientation.swapsDimensions {
-            image = try image.upright()
-        } else {
-            try image.apply(info.orientation)
-            image.orientation = .up
-        }
-        return StreamedThumbnail(image: image, scale: 8, decodedWidth: info.width, decodedHeight: info.height,
-                                 orientation: info.orientation, report: report)
-    }
-
-    /// ``thumbnail(png:maxWidth:maxHeight:format:bandRows:)-(UnsafeRawBufferPointer,_,_,_,_)`` for
-    /// bytes in an array (lent in place).
-    public static func thumbnail(png: [UInt8], maxWidth: Int, maxHeight: Int, format: PixelFormat = .rgba8,
-                                 bandRows: Int = 16) throws(ImageError) -> StreamedThumbnail {
-        try JPEG.withBytes(png) { raw throws(ImageError) in
-            try thumbnail(png: raw, maxWidth: maxWidth, maxHeight: maxHeight, format: format, bandRows: bandRows)
+            return StreamedThumbnail(image: image, scale: 8, decodedWidth: info.width, decodedHeight: info.height,
+                                     orientation: info.orientation, report: report)
         }
     }
 }

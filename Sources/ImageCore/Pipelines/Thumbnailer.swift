@@ -46,59 +46,50 @@ public enum Thumbnailer {
     ///   - minResidual: the decode scale covers the target times this factor (1: the smallest
     ///     scale that still covers it; 2: libvips's choice, sharper, twice the decode work).
     ///   - useEmbeddedThumbnail: make it from the file's EXIF thumbnail when that is a smaller
-    ///     copy of the main image (``JPEG/exifThumbnail(_:)-(UnsafeRawBufferPointer)``) and covers
+    ///     copy of the main image (``JPEG/exifThumbnail(_:)``) and covers
     ///     the target at 1x or more (the 75 px small tier of a camera photo); false = always from
     ///     the main image's pixels. ``StreamedThumbnail/source`` says which was used.
-    /// - Throws: as ``JPEG/decodeStream(_:format:options:_:)-(UnsafeRawBufferPointer,_,_,_)``;
+    /// - Throws: as ``JPEG/decodeStream(_:format:options:_:)``;
     ///   `.invalidArgument` for a size < 1.
-    public static func thumbnail(_ jpeg: UnsafeRawBufferPointer, maxWidth: Int, maxHeight: Int,
+    public static func thumbnail(_ jpeg: borrowing some ByteSource & ~Escapable, maxWidth: Int, maxHeight: Int,
                                  format: PixelFormat = .rgba8, minResidual: Double = 1,
                                  bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
                                  useEmbeddedThumbnail: Bool = true) throws(ImageError) -> StreamedThumbnail {
-        guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
-        guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
-        var options = ic_thumbnail_options()
-        options.max_width = Int32(clamping: maxWidth)
-        options.max_height = Int32(clamping: maxHeight)
-        options.format = format.cValue
-        options.min_residual = minResidual
-        options.band_rows = Int32(clamping: bandRows)
-        options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
-        options.no_exif_thumbnail = useEmbeddedThumbnail ? 0 : 1
-        var plan = ic_thumbnail_plan()
-        try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
-                                                    &options, &plan),
-                             "thumbnail \(maxWidth)x\(maxHeight) of a \(jpeg.count)-byte JPEG")
-        var image = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format,
-                                    alphaMode: format == .rgba8 ? .opaque : .straight)
-        var result = ic_jpeg_decode_result()
-        var status = IC_OK
-        do {
-            let scratch = try ScratchBuffer(bytes: plan.scratch_size)
-            status = scratch.withUnsafeBytes { raw in
-                image.withUnsafeMutableImage { dst in
-                    ic_thumbnail_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count, &plan,
-                                      raw.baseAddress, raw.count, dst, &result)
+        try jpeg.withBytes { (jpeg) throws(ImageError) -> StreamedThumbnail in
+            guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
+            guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
+            var options = ic_thumbnail_options()
+            options.max_width = Int32(clamping: maxWidth)
+            options.max_height = Int32(clamping: maxHeight)
+            options.format = format.cValue
+            options.min_residual = minResidual
+            options.band_rows = Int32(clamping: bandRows)
+            options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
+            options.no_exif_thumbnail = useEmbeddedThumbnail ? 0 : 1
+            var plan = ic_thumbnail_plan()
+            try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
+                                                        &options, &plan),
+                                 "thumbnail \(maxWidth)x\(maxHeight) of a \(jpeg.count)-byte JPEG")
+            var image = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format,
+                                        alphaMode: format == .rgba8 ? .opaque : .straight)
+            var result = ic_jpeg_decode_result()
+            var status = IC_OK
+            do {
+                let scratch = try ScratchBuffer(bytes: plan.scratch_size)
+                status = scratch.withUnsafeBytes { raw in
+                    image.withUnsafeMutableImage { dst in
+                        ic_thumbnail_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count, &plan,
+                                          raw.baseAddress, raw.count, dst, &result)
+                    }
                 }
-            }
-        } // the scratch is freed here
-        try ImageError.check(status, JPEG.DecodeReport.text(result))
-        image.orientation = .up
-        return StreamedThumbnail(image: image, scale: Int(plan.scale_num), decodedWidth: Int(plan.decoded_width),
-                                 decodedHeight: Int(plan.decoded_height),
-                                 orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
-                                 report: JPEG.DecodeReport(result),
-                                 source: plan.source == IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL ? .exifThumbnail : .mainImage)
-    }
-
-    /// ``thumbnail(_:maxWidth:maxHeight:format:minResidual:bandRows:)-(UnsafeRawBufferPointer,_,_,_,_,_)``
-    /// for bytes in an array (lent in place).
-    public static func thumbnail(_ jpeg: [UInt8], maxWidth: Int, maxHeight: Int, format: PixelFormat = .rgba8,
-                                 minResidual: Double = 1, bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
-                                 useEmbeddedThumbnail: Bool = true) throws(ImageError) -> StreamedThumbnail {
-        try JPEG.withBytes(jpeg) { raw throws(ImageError) in
-            try thumbnail(raw, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual, bandRows: bandRows,
-                          limits: limits, useEmbeddedThumbnail: useEmbeddedThumbnail)
+            } // the scratch is freed here
+            try ImageError.check(status, JPEG.DecodeReport.text(result))
+            image.orientation = .up
+            return StreamedThumbnail(image: image, scale: Int(plan.scale_num), decodedWidth: Int(plan.decoded_width),
+                                     decodedHeight: Int(plan.decoded_height),
+                                     orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
+                                     report: JPEG.DecodeReport(result),
+                                     source: plan.source == IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL ? .exifThumbnail : .mainImage)
         }
     }
 }

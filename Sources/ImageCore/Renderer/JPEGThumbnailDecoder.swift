@@ -18,7 +18,7 @@ public struct JPEGThumbnailDecoder: ThumbnailDecoder {
 
     public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int) throws(ImageError) -> PixelBuffer {
         guard n >= 1 else { throw ImageError(.invalidArgument, "maxPixelSize \(n)") }
-        return try JPEG.withBytes(bytes) { raw throws(ImageError) in
+        return try bytes.withBytes { (raw) throws(ImageError) -> PixelBuffer in
             let format: PixelFormat = try JPEG.info(raw).colorSpace == .gray ? .gray8 : .rgba8
             return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format,
                                              useEmbeddedThumbnail: useEmbeddedThumbnails).take()
