@@ -1,6 +1,6 @@
 /// Contiguous bytes that a decoder, probe or pipeline can read in place: the one input type of
 /// every byte-taking entry point (``JPEG``, ``PNG``, ``PNM``, ``Thumbnailer``, ``Scanner``,
-/// ``BurstRanking``).
+/// ``BurstRanking``, ``PixelBuffer/convertToSRGB(from:intent:)``).
 ///
 /// The requirement is that ``withBytes(_:)`` lends the source's own storage — never a copy —
 /// for the duration of `body`. The library's conformances all do: `[UInt8]`,

@@ -20,16 +20,17 @@ public enum RenderingIntent: Sendable, Hashable {
 
 extension PixelBuffer {
     /// Converts the pixels in place from the colour space of the ICC profile `profile` (the
-    /// bytes ``JPEG/iccProfile(_:)`` or
-    /// ``PNG/iccProfile(_:)`` return) to sRGB, with Little CMS, in
+    /// bytes ``JPEG/iccProfile(_:)`` or ``PNG/iccProfile(_:)`` return, or any ``ByteSource``)
+    /// to sRGB, with Little CMS, in
     /// parallel bands. RGB8 and RGBA8 (straight or opaque alpha, copied unchanged) with an RGB
     /// profile; the result is what Little CMS's own 8-bit transform of the same pixels gives.
     /// - Throws: `.corruptData` for a profile Little CMS cannot use; `.unsupported` for other
     ///   formats, premultiplied alpha, or a non-RGB profile (gray, CMYK).
-    public mutating func convertToSRGB(from profile: [UInt8], intent: RenderingIntent = .perceptual) throws(ImageError) {
-        let status = profile.withUnsafeBufferPointer { icc in
-            withUnsafeMutableImage { image in ic_icc_convert_to_srgb(icc.baseAddress, icc.count, image, intent.cValue) }
+    public mutating func convertToSRGB(from profile: borrowing some ByteSource & ~Escapable,
+                                       intent: RenderingIntent = .perceptual) throws(ImageError) {
+        let (status, size) = profile.withBytes { icc in
+            (withUnsafeMutableImage { image in ic_icc_convert_to_srgb(icc.bytePointer, icc.count, image, intent.cValue) }, icc.count)
         }
-        try ImageError.check(status, "conversion to sRGB from a \(profile.count)-byte ICC profile (\(format))")
+        try ImageError.check(status, "conversion to sRGB from a \(size)-byte ICC profile (\(format))")
     }
 }
