@@ -48,7 +48,8 @@ ic_status ic_icc_convert_to_srgb(const uint8_t *profile, size_t size, ic_image *
     if (!t) return IC_ERR_CORRUPT_DATA;
     icc_job j = {t, image, image->format == IC_FORMAT_RGBA8 ? 4u : 3u};
     const size_t row_bytes = (size_t)image->width * j.bpp;
-    const ic__settings set = ic__settings_read(); /* once per call (internal.h) */
+    ic__settings set = ic__settings_read(); /* once per call (internal.h) */
+    ic__settings_limit_work(&set, 2 * ic__image_bytes(image)); /* read and written in place */
     st = ic__parallel_for(&set, image->height, ic__band_rows(row_bytes, 64 * 1024), icc_rows, &j);
     cmsDeleteTransform(t);
     return st;

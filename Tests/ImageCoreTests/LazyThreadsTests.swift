@@ -37,7 +37,7 @@ struct LazyThreadsTests {
     }
 
     /// In the child: the work of a 256 px thumbnail (decode at 1/8, resize, orient, rank,
-    /// convert) with 2 threads allowed, then one large call.
+    /// convert, ICC conversion to sRGB) with 2 threads allowed, then one large call.
     static func measure() throws {
         ImageCoreRuntime.threads = 2
         let before = threadCount()
@@ -49,6 +49,8 @@ struct LazyThreadsTests {
         let upright = try thumb.applying(.right)
         let gray = try upright.converted(to: .nv12)
         _ = try gray.laplacianScore()
+        var srgb = try thumb.converted(to: .rgb8)
+        try srgb.convertToSRGB(from: ColorProfileTests.displayP3())
         let afterSmall = threadCount()
         var big = try PixelBuffer(width: 4032, height: 3024, format: .rgba8)
         try big.fill([1, 2, 3, 255])
