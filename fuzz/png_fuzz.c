@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.max_pixels = 1 + fuzz_u32(&in, 1000000);
     o.max_memory = fuzz_u32(&in, 1) ? 0 : fuzz_u32(&in, 8u << 20);
     o.band_rows = (int32_t)fuzz_u32(&in, 33);
-    o.min_valid_permille = fuzz_range(&in, 0, 1000); /* PNG has no "off" value (png.h: 1..1000, 0 = 500) */
+    o.min_valid_permille = fuzz_range(&in, -2, 1000); /* negative: no rule; 0: 500 (png.h) */
     const size_t pad = fuzz_u32(&in, 40);
     const uint8_t *png = data;
     const size_t n = in.size;
@@ -51,6 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     guarded_check(&g);
     if (st == IC_OK) {
         if (r.valid_rows < 0 || r.valid_rows > info.height) FUZZ_FAIL();
+        /* The data-sanity rule held. */
+        if (o.min_valid_permille >= 0 &&
+            (int64_t)r.valid_rows * 1000 < (int64_t)(o.min_valid_permille ? o.min_valid_permille : 500) * info.height) FUZZ_FAIL();
         if (!info.interlaced) {
             rows_seen rs = {0, info.width};
             st = ic_png_decode_stream(png, n, &o, band, &rs, NULL);

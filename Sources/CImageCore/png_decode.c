@@ -119,7 +119,8 @@ static void set_message(ic_png_decode_result *r, const char *text) {
 /* Image data ended or broke after `done` complete rows of a non-interlaced file: zero the rest
  * and report a warning (the JPEG codec's contract for a truncated scan). */
 static ic_status recover(png_job *j, int32_t done, int e) {
-    const int64_t needed = ((int64_t)j->min_valid_permille * j->ihdr.height + 999) / 1000;
+    /* A negative permille turns the rule off (png.h), as the JPEG codec's. */
+    const int64_t needed = j->min_valid_permille < 0 ? 0 : ((int64_t)j->min_valid_permille * j->ihdr.height + 999) / 1000;
     j->result->valid_rows = done;
     if (done < needed) {
         snprintf(j->result->message, sizeof j->result->message,
@@ -160,8 +161,18 @@ static ic_status after_image(png_job *j) {
 static ic_status decode_rows(png_job *j) {
     const png_plan *p = &j->plan;
     const int32_t w = (int32_t)j->ihdr.width, h = (int32_t)j->ihdr.height;
-    int e = spng_decode_image(j->ctx, NULL, 0, p->fmt, p->flags | SPNG_DECODE_PROGRESSIVE);
+    /* The chunks before the image data (a no-op when ic_png_decode has read them), so that a
+     * failure of spng_decode_image below is the image data's own. */
+    int e = spng_decode_chunks(j->ctx);
     if (e) return fail(j, "PNG chunks", e);
+    e = spng_decode_image(j->ctx, NULL, 0, p->fmt, p->flags | SPNG_DECODE_PROGRESSIVE);
+    if (e) {
+        /* libspng reads a whole IDAT chunk before inflating it: data that ends inside the first
+         * one fails here, before any row. Without the rule that is a warning too. */
+        if (!j->strict && j->min_valid_permille < 0 && !j->ihdr.interlace_method &&
+            ic__png_status(e) == IC_ERR_CORRUPT_DATA) return recover(j, 0, e);
+        return fail(j, "PNG image data", e);
+    }
     struct spng_trns trns; /* known once the chunks before the image data are read */
     if (spng_get_trns(j->ctx, &trns) == 0) j->result->has_alpha = 1;
     if (!j->ihdr.interlace_method) {
@@ -172,7 +183,9 @@ static ic_status decode_rows(png_job *j) {
             uint8_t *target = p->conv == CONV_NONE ? row : j->scratch;
             e = spng_decode_row(j->ctx, target, p->spng_row);
             if (e && e != SPNG_EOI) {
-                if (!j->strict && y > 0 && ic__png_status(e) == IC_ERR_CORRUPT_DATA) return recover(j, y, e);
+                /* Without the rule even a break in the first row is a warning (every row 0). */
+                if (!j->strict && (y > 0 || j->min_valid_permille < 0) && ic__png_status(e) == IC_ERR_CORRUPT_DATA)
+                    return recover(j, y, e);
                 return fail(j, "PNG image data", e);
             }
             convert(p, target, row, 0, 1, w);

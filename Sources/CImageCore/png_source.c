@@ -15,7 +15,7 @@ ic_status ic__png_limits(const ic_png_decode_options *o, ic_png_limits *out) {
     out->max_memory = o && o->max_memory ? o->max_memory : IC_PNG_DEFAULT_MAX_MEMORY;
     out->strict = o && (o->flags & IC_PNG_STRICT);
     out->min_valid_permille = o && o->min_valid_permille ? o->min_valid_permille : 500;
-    if (o && (o->band_rows < 0 || o->min_valid_permille < 0 || o->min_valid_permille > 1000 || (o->flags & ~(uint32_t)IC_PNG_STRICT)))
+    if (o && (o->band_rows < 0 || o->min_valid_permille > 1000 || (o->flags & ~(uint32_t)IC_PNG_STRICT)))
         return IC_ERR_INVALID_ARGUMENT;
     return IC_OK;
 }

@@ -70,9 +70,7 @@ extension JPEG {
                   bandRows >= 1 else {
                 throw ImageError(.invalidArgument, "decode options: maxPixels, maxScans and bandRows must be ≥ 1, maxMemory ≥ 0")
             }
-            guard minValidShare >= 0, minValidShare <= 1 else {
-                throw ImageError(.invalidArgument, "decode options: minValidShare \(minValidShare) is not within 0…1")
-            }
+            let minValidPermille = try DataSanityRule.permille(minValidShare)
             var o = ic_jpeg_decode_options()
             o.format = format.cValue
             switch scale {
@@ -106,8 +104,7 @@ extension JPEG {
             o.max_scans = Int32(maxScans)
             o.max_memory = UInt64(maxMemory)
             o.band_rows = Int32(clamping: bandRows)
-            // Thousandths, rounded up so the rule is never weaker than asked; 0 turns it off.
-            o.min_valid_permille = minValidShare == 0 ? -1 : max(1, Int32((minValidShare * 1000).rounded(.up)))
+            o.min_valid_permille = minValidPermille
             return o
         }
     }

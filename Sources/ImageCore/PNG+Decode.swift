@@ -22,8 +22,9 @@ extension PNG {
         /// ancillary chunk with a bad CRC) as an error instead of a warning.
         public var strict: Bool
         /// Data-sanity rule, as ``JPEG/DecodeOptions/minValidShare``: image data that ends or
-        /// breaks before this share of the rows is `.corruptData` rather than a warning (0.5: half;
-        /// 0: any number of rows ≥ 1; 1: only complete data).
+        /// breaks before this share (0…1) of the rows is `.corruptData` rather than a warning (0.5:
+        /// half; 0: no rule, any truncation, even before the first row, leaves the missing rows 0
+        /// with a warning; 1: only complete data).
         public var minValidShare: Double
         /// Rows per band for ``PNG/decodeStream(_:format:options:_:)``.
         public var bandRows: Int
@@ -47,7 +48,7 @@ extension PNG {
             o.max_pixels = UInt64(maxPixels)
             o.max_memory = UInt64(maxMemory)
             o.band_rows = Int32(bandRows)
-            o.min_valid_permille = max(1, Int32((minValidShare * 1000).rounded()))
+            o.min_valid_permille = try DataSanityRule.permille(minValidShare)
             return o
         }
     }

@@ -153,6 +153,30 @@ struct PNGHostileTests {
         let early = Array(png[0..<(idats[0].offset + 20)])
         let e2 = #expect(throws: ImageError.self) { try PNG.decode(early, into: &image) }
         #expect(e2?.code == .corruptData)
+        // The rule off (minValidShare 0; C: any negative permille, as the JPEG codec's): even
+        // that decodes, every row 0, with one warning and no valid row.
+        try image.fill([9, 9, 9])
+        let off = try PNG.decode(early, into: &image, options: .init(minValidShare: 0))
+        #expect(off.warnings == 1 && off.validRows == 0)
+        #expect(JPEGFixtures.packed(image, plane: 0).allSatisfy { $0 == 0 })
+        for permille: Int32 in [-1, -1000, Int32.min] {
+            var o = ic_png_decode_options()
+            o.min_valid_permille = permille
+            let g = PNGFixtures.decodeGuarded(early, format: IC_FORMAT_RGB8, options: o, width: 200, height: 120)
+            #expect(g.status == IC_OK && g.result.warnings == 1 && g.result.valid_rows == 0, "\(permille): \(g.status)")
+            let q = PNGFixtures.decodeGuarded(quarter, format: IC_FORMAT_RGB8, options: o, width: 200, height: 120)
+            #expect(q.status == IC_OK && q.result.valid_rows > 0 && q.result.valid_rows < 60, "\(permille): \(q.status)")
+            o.flags = UInt32(IC_PNG_STRICT.rawValue) // strict still wins
+            #expect(PNGFixtures.decodeGuarded(early, format: IC_FORMAT_RGB8, options: o, width: 200, height: 120).status == IC_ERR_CORRUPT_DATA)
+        }
+        var tooMuch = ic_png_decode_options()
+        tooMuch.min_valid_permille = 1001
+        #expect(PNGFixtures.decodeGuarded(png, format: IC_FORMAT_RGB8, options: tooMuch, width: 200, height: 120).status == IC_ERR_INVALID_ARGUMENT)
+        for share in [-0.1, 1.5, Double.nan] {
+            let e4 = #expect(throws: ImageError.self) { try PNG.decode(png, into: &image, options: .init(minValidShare: share)) }
+            #expect(e4?.code == .invalidArgument)
+        }
+        #expect(try PNG.decode(png, into: &image, options: .init(minValidShare: 1)).validRows == 120)
         // Interlaced files are not recovered.
         let adam7 = try PNGFixtures.bytes("rgb8-adam7")
         let cutAdam7 = Array(adam7[0..<(adam7.count - 40)])

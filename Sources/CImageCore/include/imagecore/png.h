@@ -21,8 +21,8 @@
  * - Recoverable damage is a warning, as with the JPEG codec: a non-interlaced file whose image
  *   data ends early (truncated download) or fails its checksum after some rows decodes those
  *   rows, fills the rest with zeros and counts a warning in ::ic_png_decode_result (when at
- *   least ::ic_png_decode_options::min_valid_permille of the rows came from data, default half;
- *   else IC_ERR_CORRUPT_DATA); ::IC_PNG_STRICT makes it an error. libspng drops ancillary chunks with a bad CRC (strict:
+ *   least ::ic_png_decode_options::min_valid_permille of the rows came from data, default half,
+ *   negative = any share; else IC_ERR_CORRUPT_DATA); ::IC_PNG_STRICT makes it an error. libspng drops ancillary chunks with a bad CRC (strict:
  *   an error).
  *
  * All entry points are pure functions of their byte input (no global state), so each is a
@@ -134,7 +134,10 @@ typedef struct ic_png_decode_options {
     int32_t band_rows;       /**< ::ic_png_decode_stream: rows per band; 0 = 16. */
     int32_t min_valid_permille; /**< Data-sanity rule, as the JPEG codec's: image data that ends or breaks
                                   after fewer than ceil(min_valid_permille * height / 1000) rows is
-                                  IC_ERR_CORRUPT_DATA instead of a warning. 1..1000; 0 = 500 (half). */
+                                  IC_ERR_CORRUPT_DATA instead of a warning. 1..1000; 0 = 500 (half);
+                                  negative = no rule (image data that ends or breaks anywhere, even
+                                  before the first row, leaves the missing rows 0 with a warning).
+                                  Values above 1000: invalid. */
 } ic_png_decode_options;
 
 /**
