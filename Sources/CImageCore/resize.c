@@ -48,7 +48,12 @@ static ic_status check_params(const ic_resize_params *p) {
         p->dst_width > IC_MAX_DIMENSION || p->dst_height > IC_MAX_DIMENSION)
         return IC_ERR_TOO_LARGE;
     if ((unsigned)p->filter > (unsigned)IC_RESIZE_LANCZOS3) return IC_ERR_INVALID_ARGUMENT;
-    if (p->flags & ~(uint32_t)IC_RESIZE_NO_PREREDUCE) return IC_ERR_INVALID_ARGUMENT;
+    if (p->flags & ~(uint32_t)(IC_RESIZE_NO_PREREDUCE | IC_RESIZE_LINEAR_LIGHT)) return IC_ERR_INVALID_ARGUMENT;
+    /* Linear light needs the sRGB samples themselves: not YUV, not premultiplied colour. */
+    if ((p->flags & IC_RESIZE_LINEAR_LIGHT) &&
+        (ic_format_plane_count(p->format) != 1 ||
+         (p->format == IC_FORMAT_RGBA8 && p->alpha == IC_ALPHA_PREMULTIPLIED)))
+        return IC_ERR_UNSUPPORTED;
     if (p->max_threads < 0 || p->max_threads > IC_RS_MAX_THREADS) return IC_ERR_INVALID_ARGUMENT;
     return IC_OK;
 }
@@ -57,7 +62,7 @@ static ic_status check_params(const ic_resize_params *p) {
 typedef struct geom_plan {
     ic_rs_geom g;
     ic_rs_axis_shape hs, vs;
-    uint64_t ring_bytes, rows_bytes, s16_bytes, acc_bytes;
+    uint64_t ring_bytes, rows_bytes, s16_bytes, acc_bytes, lin_bytes;
 } geom_plan;
 
 static ic_status plan_geom(const ic_resize_params *p, int32_t gi, geom_plan *gp) {
@@ -86,7 +91,8 @@ static ic_status plan_geom(const ic_resize_params *p, int32_t gi, geom_plan *gp)
     g->ky = reduce ? ic__rs_reduce_factor(g->in_h, g->out_h) : 1;
     g->red_h = (int32_t)(((int64_t)g->in_h + g->ky - 1) / g->ky);
     g->hfold = g->kx <= IC_RS_FOLD_MAX_K;
-    g->needs_s16 = g->mode == IC_RS_STRAIGHT || g->ky > 1 || !g->hfold;
+    g->linear = (p->flags & IC_RESIZE_LINEAR_LIGHT) != 0;
+    g->needs_s16 = g->mode == IC_RS_STRAIGHT || g->linear || g->ky > 1 || !g->hfold;
     /* Horizontal weights padded to the vector step: 8 taps (one channel, UV pairs), 4 (RGB(A)). */
     ic_status st = ic__rs_axis_shape(p->filter, g->in_w, g->out_w, g->kx, g->hfold,
                                      g->ch <= 2 ? 8 : 4, &gp->hs);
@@ -98,6 +104,7 @@ static ic_status plan_geom(const ic_resize_params *p, int32_t gi, geom_plan *gp)
     gp->rows_bytes = (uint64_t)gp->vs.max_count * sizeof(const int16_t *);
     gp->s16_bytes = g->needs_s16 ? align64((uint64_t)g->in_w * (uint64_t)g->ch * 2u) : 0;
     gp->acc_bytes = g->ky > 1 ? align64((uint64_t)g->in_w * (uint64_t)g->ch * 4u) : 0;
+    gp->lin_bytes = g->linear ? align64((uint64_t)g->out_w * (uint64_t)g->ch * 2u) : 0;
     return IC_OK;
 }
 
@@ -127,13 +134,14 @@ static ic_status layout(const ic_resize_params *resolved, cursor *c, ic_resize_p
     const ic_resize_params p = *resolved;
     const int32_t gc = geom_count(p.format);
     geom_plan gp[2];
-    uint64_t ring = 0, rows = 0, s16 = 0, acc = 0, tmp = 0;
+    uint64_t ring = 0, rows = 0, s16 = 0, acc = 0, lin = 0, tmp = 0;
     for (int32_t i = 0; i < gc; i++) {
         if ((st = plan_geom(&p, i, &gp[i])) != IC_OK) return st;
         ring = max64(ring, gp[i].ring_bytes);
         rows = max64(rows, gp[i].rows_bytes);
         s16 = max64(s16, gp[i].s16_bytes);
         acc = max64(acc, gp[i].acc_bytes);
+        lin = max64(lin, gp[i].lin_bytes);
         tmp = max64(tmp, (uint64_t)gp[i].hs.max_count + 1);
         tmp = max64(tmp, (uint64_t)gp[i].vs.max_count + 1);
     }
@@ -153,8 +161,11 @@ static ic_status layout(const ic_resize_params *resolved, cursor *c, ic_resize_p
         g->v.wp = (int32_t *)take(c, oh * (uint64_t)((gp[i].vs.n + 1) / 2) * 4);
     }
     double *tmpd = (double *)take(c, tmp * sizeof(double));
+    const int linear = (p.flags & IC_RESIZE_LINEAR_LIGHT) != 0;
+    uint16_t *lin_dec = linear ? (uint16_t *)take(c, 256 * sizeof(uint16_t)) : NULL;
+    uint8_t *lin_enc = linear ? (uint8_t *)take(c, IC_RS_LINEAR_ENC) : NULL;
     const uint64_t slot_bytes = align64(sizeof(ic_rs_slot)) + align64(ring) + align64(rows) +
-                                align64(s16) + align64(acc);
+                                align64(s16) + align64(acc) + align64(lin);
     uint8_t *slots = (uint8_t *)take(c, slot_bytes * (uint64_t)p.max_threads);
     if (c->off > MAX_PLAN_BYTES) return IC_ERR_TOO_LARGE;
     if (!c->base) return IC_OK;
@@ -166,8 +177,11 @@ static ic_status layout(const ic_resize_params *resolved, cursor *c, ic_resize_p
     plan->slots = p.max_threads;
     plan->slot_base = slots;
     plan->slot_bytes = (size_t)slot_bytes;
+    if (linear) ic__rs_linear_tables(lin_dec, lin_enc);
     for (int32_t i = 0; i < gc; i++) {
         ic_rs_geom *g = &gp[i].g;
+        g->lin_dec = lin_dec;
+        g->lin_enc = lin_enc;
         ic__rs_axis_build(p.filter, g->in_w, g->out_w, g->kx, g->hfold, 1, &gp[i].hs, &g->h, tmpd);
         ic__rs_axis_build(p.filter, g->in_h, g->out_h, g->ky, 0, 0, &gp[i].vs, &g->v, tmpd);
         {   /* weight pairs for the vertical pmaddwd (the padding weights are 0) */
@@ -216,7 +230,8 @@ static ic_status layout(const ic_resize_params *resolved, cursor *c, ic_resize_p
         slot->ring = b; b += align64(ring);
         slot->rows = (const int16_t **)(void *)b; b += align64(rows);
         slot->s16 = (int16_t *)(void *)b; b += align64(s16);
-        slot->acc = (uint32_t *)(void *)b;
+        slot->acc = (uint32_t *)(void *)b; b += align64(acc);
+        slot->lin = linear ? (uint16_t *)(void *)b : NULL;
     }
     *out = plan;
     return IC_OK;
@@ -306,11 +321,16 @@ static void v_unpremul_c(const int16_t *const *rows, const int16_t *w, const int
     (void)wp;
     ic_resize_v_unpremul_row_c(rows, w, count, 0, pixels, dst);
 }
+static void v_u16_c(const int16_t *const *rows, const int16_t *w, const int32_t *wp, int32_t count,
+                    int32_t elems, uint16_t *dst) {
+    (void)wp;
+    ic_resize_v_u16_row_c(rows, w, count, 0, elems, dst);
+}
 
 ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g, uint32_t cpu) {
     ic_rs_kernels k = {h_u8_c, h_s16_c, v_c, v_unpremul_c, ic_resize_premul_row_c,
                        ic_resize_box_add_u8_c, ic_resize_box_add_s16_c, ic_resize_box_finish_c,
-                       ic_resize_box_rows_u8_c};
+                       ic_resize_box_rows_u8_c, v_u16_c};
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
         if (ic_resize_h_avx2_supports(g)) {
@@ -324,6 +344,7 @@ ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g, uint32_t cpu) {
         k.box_s16 = ic_resize_box_add_s16_avx2;
         k.box_finish = ic_resize_box_finish_avx2;
         k.box_rows_u8 = ic_resize_box_rows_u8_avx2;
+        k.v_u16 = ic_resize_v_u16_row_avx2;
     }
 #else
     (void)g;
@@ -356,11 +377,12 @@ static void vertical_p7(const run_ctx *x, ic_rs_slot *slot, int32_t r) {
     const int32_t y0 = r * g->ky;
     const int32_t y1 = y0 + g->ky < g->in_h ? y0 + g->ky : g->in_h;
     const int32_t elems = g->in_w * g->ch, rows = y1 - y0;
-    if (g->mode == IC_RS_STRAIGHT && rows == 1) {
-        x->k.premul(x->src + (size_t)y0 * x->src_stride, g->in_w, slot->s16);
+    const int p7 = ic__rs_p7_source(g);
+    if (p7 && rows == 1) {
+        ic__rs_to_p7(g, &x->k, x->src + (size_t)y0 * x->src_stride, slot->s16);
         return;
     }
-    if (g->mode != IC_RS_STRAIGHT && rows <= IC_RS_BOX16_MAX_ROWS) {
+    if (!p7 && rows <= IC_RS_BOX16_MAX_ROWS) {
         /* u8 source, few rows: sums fit 16 bits; one fused pass, mean = sum * 2^24/rows >> 17
          * (for one row: the value << 7) */
         const uint32_t m = (uint32_t)((((uint64_t)1 << 24) + (uint64_t)rows / 2) / (uint64_t)rows);
@@ -369,19 +391,19 @@ static void vertical_p7(const run_ctx *x, ic_rs_slot *slot, int32_t r) {
     }
     for (int32_t y = y0; y < y1; y++) {
         const uint8_t *s = x->src + (size_t)y * x->src_stride;
-        if (g->mode == IC_RS_STRAIGHT) {
-            x->k.premul(s, g->in_w, slot->s16);
+        if (p7) {
+            ic__rs_to_p7(g, &x->k, s, slot->s16);
             x->k.box_s16(slot->s16, elems, y == y0, slot->acc);
         } else {
             x->k.box_u8(s, elems, y == y0, slot->acc);
         }
     }
-    /* General case (straight alpha's P7 sums, or more than 257 rows): 32-bit sums, then
+    /* General case (P7 sums, or more than 257 rows): 32-bit sums, then
      * mean = sum / rows via a 32-bit reciprocal (exact for rows == 1 with 2^32 - 1);
      * u8 sums gain 7 fractional bits (shift 25), P7 sums keep theirs (shift 32). */
     const uint32_t mult = rows == 1 ? 0xFFFFFFFFu
                                     : (uint32_t)((((uint64_t)1 << 32) + (uint64_t)rows / 2) / (uint64_t)rows);
-    x->k.box_finish(slot->acc, elems, mult, g->mode == IC_RS_STRAIGHT ? 32 : 25, slot->s16);
+    x->k.box_finish(slot->acc, elems, mult, p7 ? 32 : 25, slot->s16);
 }
 
 /* ---- row steps shared with the streaming driver (resize_stream.c) ---------------- */
@@ -397,19 +419,33 @@ void ic__rs_h_from_u8(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t
     k->h_u8(row, g, out, ahead);
 }
 
+void ic__rs_to_p7(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *row, int16_t *s16) {
+    if (g->linear)
+        ic_resize_linear_row_c(row, g->in_w, g->ch, g->mode == IC_RS_STRAIGHT, g->lin_dec, s16);
+    else
+        k->premul(row, g->in_w, s16);
+}
+
 void ic__rs_h_from_p7(const ic_rs_geom *g, const ic_rs_kernels *k, int16_t *s16, int16_t *out) {
     if (!g->hfold) ic_resize_hbox_s16_c(s16, g->in_w, g->ch, g->kx, s16);
     k->h_s16(s16, g, out);
 }
 
 void ic__rs_v_out_row(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *ring,
-                      const int16_t **rows, int32_t y, uint8_t *d) {
+                      const int16_t **rows, uint16_t *lin, int32_t y, uint8_t *d) {
     const int32_t R = g->v.max_count, s = g->v.start[y], count = g->v.count[y];
     for (int32_t t = 0; t < count; t++)
         rows[t] = (const int16_t *)(const void *)(ring + (size_t)((s + t) % R) * g->ring_stride);
     const int16_t *w = g->v.w + (size_t)y * (size_t)g->v.n;
     const int32_t *wp = g->v.wp + (size_t)y * (size_t)((g->v.n + 1) / 2);
-    if (g->mode == IC_RS_STRAIGHT) {
+    if (g->linear) {
+        if (g->mode == IC_RS_STRAIGHT) {
+            ic_resize_v_unpremul_linear_row_c(rows, w, count, 0, g->out_w, g->lin_enc, d);
+        } else {
+            k->v_u16(rows, w, wp, count, g->out_w * g->ch, lin);
+            ic_resize_linear_encode_row_c(lin, g->out_w, g->ch, g->lin_enc, d);
+        }
+    } else if (g->mode == IC_RS_STRAIGHT) {
         k->v_unpremul(rows, w, wp, count, g->out_w, d);
     } else {
         k->v(rows, w, wp, count, g->out_w * g->ch, d);
@@ -420,7 +456,7 @@ void ic__rs_v_out_row(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t
 /* Intermediate (horizontally filtered) row r of the pre-reduced image into `out`. */
 static void produce_row(const run_ctx *x, ic_rs_slot *slot, int32_t r, int16_t *out) {
     const ic_rs_geom *g = x->g;
-    if (g->ky == 1 && g->mode != IC_RS_STRAIGHT) {
+    if (g->ky == 1 && !ic__rs_p7_source(g)) {
         /* Prefetch the next row while filtering this one: the band reads rows in order. */
         ic__rs_h_from_u8(g, &x->k, x->src + (size_t)r * x->src_stride,
                          r + 1 < g->in_h ? x->src_stride : 0, slot->s16, out);
@@ -445,7 +481,7 @@ static void run_band(const run_ctx *x, ic_rs_slot *slot, int32_t band) {
             produce_row(x, slot, r, (int16_t *)(void *)(slot->ring + (size_t)(r % R) * g->ring_stride));
         if (e > slot->hi) slot->hi = e;
         if (slot->lo < slot->hi - R) slot->lo = slot->hi - R;
-        ic__rs_v_out_row(g, &x->k, slot->ring, slot->rows, y, x->dst + (size_t)y * x->dst_stride);
+        ic__rs_v_out_row(g, &x->k, slot->ring, slot->rows, slot->lin, y, x->dst + (size_t)y * x->dst_stride);
     }
 }
 

@@ -490,6 +490,25 @@ void ic_resize_v_row_avx2(const int16_t *const *rows, const int16_t *w, const in
     if (e < elems) ic_resize_v_row_c(rows, w, count, e, elems, dst);
 }
 
+/* Linear light: the same sums to L16, (sum + 2^11) >> 12 clamped to 0 ... 65280. */
+IC_TARGET_AVX2
+void ic_resize_v_u16_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                              int32_t count, int32_t elems, uint16_t *dst) {
+    const __m256i round = _mm256_set1_epi32(1 << (IC_RS_SHIFT_V8 - 1));
+    const __m256i max = _mm256_set1_epi16((int16_t)IC_RS_LINEAR_MAX);
+    int32_t e = 0;
+    for (; e + 16 <= elems; e += 16) {
+        __m256i acc[2] = {round, round};
+        V_ACCUMULATE(1)
+        /* unpacklo/hi hold a lane's values 0-3 / 4-7; packus puts them back in order and
+         * saturates to 0 ... 65535 */
+        __m256i u = _mm256_packus_epi32(_mm256_srai_epi32(acc[0], IC_RS_SHIFT_V8),
+                                        _mm256_srai_epi32(acc[1], IC_RS_SHIFT_V8));
+        _mm256_storeu_si256((__m256i *)(dst + e), _mm256_min_epu16(u, max));
+    }
+    if (e < elems) ic_resize_v_u16_row_c(rows, w, count, e, elems, dst);
+}
+
 /* Two RGBA pixels (one per lane) with 8 fractional bits -> un-premultiplied int32
  * [c, c, c, alpha] per lane, exactly as ic__rs_unpremul. */
 IC_TARGET_AVX2

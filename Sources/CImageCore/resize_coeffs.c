@@ -70,6 +70,24 @@ int32_t ic__rs_reduce_factor(int32_t in, int32_t out) {
     return k >= 2 ? k : 1;
 }
 
+/* sRGB (IEC 61966-2-1) decoding and encoding, in double. */
+static double srgb_to_linear(double v) { return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4); }
+
+void ic__rs_linear_tables(uint16_t *dec, uint8_t *enc) {
+    for (int32_t v = 0; v < 256; v++)
+        dec[v] = (uint16_t)floor(srgb_to_linear(v / 255.0) * IC_RS_LINEAR_MAX + 0.5);
+    /* enc[i] = round(255 * S(i / 65280)) is the number of k in 1 ... 255 with
+     * 255 * S(i / 65280) >= k - 0.5, i.e. with i >= 65280 * L((k - 0.5) / 255), S and L
+     * being inverse and increasing: fill between the 255 decision thresholds. */
+    int32_t i = 0;
+    for (int32_t k = 1; k < 256; k++) {
+        const double t = srgb_to_linear((k - 0.5) / 255.0) * IC_RS_LINEAR_MAX;
+        const int32_t first = (int32_t)ceil(t); /* the first i at or above the threshold */
+        for (; i < first && i < IC_RS_LINEAR_ENC; i++) enc[i] = (uint8_t)(k - 1);
+    }
+    for (; i < IC_RS_LINEAR_ENC; i++) enc[i] = 255;
+}
+
 /* The geometry shared by shape and build. */
 typedef struct axis_geo {
     double scale, fs, support;

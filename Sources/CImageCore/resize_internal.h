@@ -7,12 +7,15 @@
  *   resize_stream.c   the row-push driver (ic_resize_stream_*): same tables, kernels, ring
  *
  * Number formats on the way through (all integers, so every path gives the same bits):
- *   source     u8, or "P7": int16 with 7 fractional bits (premultiplied colour, box means)
+ *   source     u8, or "P7": int16 with 7 fractional bits (premultiplied colour, box means,
+ *              linear light)
  *   weights    int16 with 14 fractional bits; each output's weights sum to exactly 16384
  *   H output   int16 with 6 fractional bits ("I6"), rounded, saturated (never reached for
  *              these filters: the largest positive weight sum is < 1.3, so |I6| < 21300)
  *   V output   u8: (sum + 2^19) >> 20, clamped; or for straight alpha C', A' with 8
- *              fractional bits, then un-premultiplied */
+ *              fractional bits, then un-premultiplied; or for linear light u16 with 8
+ *              fractional bits (0 ... 65280, clamped), then encoded by table
+ *   linear     "L16": linear light in u8 units with 8 fractional bits, round(L * 65280) */
 #ifndef IMAGECORE_RESIZE_INTERNAL_H
 #define IMAGECORE_RESIZE_INTERNAL_H
 
@@ -31,7 +34,9 @@ enum {
      * kx * (reduced taps) samples, and 14-bit weights over that many samples add rounding
      * noise that grows with sqrt(window) (measured on random rows: 0.56 LSB total error at
      * kx = 16, 0.75 at 128, 1.48 at 4681); above this the producer averages for real. */
-    IC_RS_FOLD_MAX_K = 16
+    IC_RS_FOLD_MAX_K = 16,
+    IC_RS_LINEAR_MAX = 65280,   /* L16 of linear 1.0: 255 << 8 */
+    IC_RS_LINEAR_ENC = IC_RS_LINEAR_MAX + 1 /* entries of the encoding table */
 };
 
 /* One axis of one plane: for each output sample, a window of source samples and weights. */
@@ -70,6 +75,9 @@ typedef struct ic_rs_geom {
     int16_t *h2;                /* NV12 UV AVX2 layout of h.w (pairs of outputs), or NULL */
     size_t ring_stride;         /* bytes of one intermediate row (out_w * ch int16, rounded) */
     int32_t needs_s16;          /* the source goes through an int16 "P7" row first */
+    int32_t linear;             /* linear light: sRGB decoded by lin_dec, encoded by lin_enc */
+    const uint16_t *lin_dec;    /* [256] L16 of each sRGB value (NULL unless linear) */
+    const uint8_t *lin_enc;     /* [IC_RS_LINEAR_ENC] sRGB value of each L16 (NULL unless linear) */
 } ic_rs_geom;
 
 /* Per-thread scratch, at the start of each slot. */
@@ -80,6 +88,7 @@ typedef struct ic_rs_slot {
     const int16_t **rows;       /* R row pointers for the vertical kernel */
     int16_t *s16;               /* one source row as P7 */
     uint32_t *acc;              /* one source row of box sums */
+    uint16_t *lin;              /* linear light: one output row of L16 (out_w * ch) */
 } ic_rs_slot;
 
 struct ic_resize_plan {
@@ -116,6 +125,11 @@ IC_INTERNAL void ic__rs_axis_build(ic_resize_filter filter, int32_t in, int32_t 
 /* The pre-reduction factor for in -> out: floor(in / out / 2) when >= 2, else 1. */
 IC_INTERNAL int32_t ic__rs_reduce_factor(int32_t in, int32_t out);
 
+/* The linear-light tables: dec[v] = round(L(v / 255) * 65280) for the sRGB decoding L, and
+ * enc[i] = round(255 * S(i / 65280)) for the sRGB encoding S (the inverse), each entry
+ * correctly rounded (enc from the 255 decision thresholds, so no entry is off by one). */
+IC_INTERNAL void ic__rs_linear_tables(uint16_t *dec, uint8_t *enc);
+
 /* ---- row kernels (resize_rows.c; AVX2 in resize_avx2.c) ---- */
 
 /* Horizontal: dst[x * ch + c] for x in [x0, x1) from a u8 or P7 source row. */
@@ -151,6 +165,22 @@ IC_INTERNAL void ic_resize_v_unpremul_row_c(const int16_t *const *rows, const in
 /* Premultiplied RGBA: colour = min(colour, alpha) for pixels [x0, x1). */
 IC_INTERNAL void ic_resize_clamp_alpha_row_c(uint8_t *rgba, int32_t x0, int32_t x1);
 
+/* Linear light. A source row of `pixels` pixels of `ch` channels to P7 linear values:
+ * (dec[v] + 1) >> 1 for colour; alpha (ch == 4) as a << 7, or with `straight` the colour
+ * premultiplied: (dec[v] * a + 255) / 510, i.e. round(L * a * 128). */
+IC_INTERNAL void ic_resize_linear_row_c(const uint8_t *src, int32_t pixels, int32_t ch, int32_t straight,
+                                        const uint16_t *dec, int16_t *dst);
+/* Vertical to L16: elements [e0, e1), (sum + 2^11) >> 12 clamped to 0 ... 65280. */
+IC_INTERNAL void ic_resize_v_u16_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                                       int32_t e0, int32_t e1, uint16_t *dst);
+/* L16 to sRGB bytes through `enc`; alpha (every 4th value when ch == 4) as (v + 128) >> 8. */
+IC_INTERNAL void ic_resize_linear_encode_row_c(const uint16_t *src, int32_t pixels, int32_t ch,
+                                               const uint8_t *enc, uint8_t *dst);
+/* Straight RGBA in linear light: pixels [x0, x1) un-premultiplied (L16 = C' * 65280 / A' in
+ * single precision, clamped) and encoded. */
+IC_INTERNAL void ic_resize_v_unpremul_linear_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                                                   int32_t x0, int32_t x1, const uint8_t *enc, uint8_t *dst);
+
 /* One un-premultiplied channel from C', A' with 8 fractional bits (shared by every path):
  * C' is clamped to [0, A'] (ringing can push either past the other, or A' past 255), then
  * colour = min(255, trunc(C' * 255 / A' + 0.5)) in IEEE single precision: a multiply, a
@@ -182,6 +212,7 @@ typedef struct ic_rs_kernels {
     void (*box_s16)(const int16_t *, int32_t, int32_t, uint32_t *);
     void (*box_finish)(const uint32_t *, int32_t, uint32_t, int32_t, int16_t *);
     void (*box_rows_u8)(const uint8_t *, size_t, int32_t, int32_t, uint32_t, int16_t *);
+    void (*v_u16)(const int16_t *const *, const int16_t *, const int32_t *, int32_t, int32_t, uint16_t *);
 } ic_rs_kernels;
 
 IC_INTERNAL ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g, uint32_t cpu);
@@ -191,13 +222,19 @@ IC_INTERNAL ic_rs_kernels ic__rs_pick_kernels(const ic_rs_geom *g, uint32_t cpu)
  * horizontal block means of large factors. `ahead`: see ic_resize_h_u8_row_avx2. */
 IC_INTERNAL void ic__rs_h_from_u8(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *row,
                                   size_t ahead, int16_t *s16, int16_t *out);
+/* One source row as full-width P7 into s16, for the geometries whose source is not read as
+ * u8 (straight alpha: premultiplied; linear light: decoded, and premultiplied). */
+IC_INTERNAL void ic__rs_to_p7(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *row, int16_t *s16);
+/* Whether the geometry's source rows go through ic__rs_to_p7. */
+static inline int ic__rs_p7_source(const ic_rs_geom *g) { return g->mode == IC_RS_STRAIGHT || g->linear; }
 /* Intermediate row from a full-width P7 row in s16 (overwritten by block means when !hfold). */
 IC_INTERNAL void ic__rs_h_from_p7(const ic_rs_geom *g, const ic_rs_kernels *k, int16_t *s16,
                                   int16_t *out);
 /* Output row y into `d` from the ring (intermediate row r at slot r % v.max_count, every row
- * of y's window present); `rows` holds v.max_count pointers of scratch. */
+ * of y's window present); `rows` holds v.max_count pointers of scratch, `lin` (linear light)
+ * one output row of L16. */
 IC_INTERNAL void ic__rs_v_out_row(const ic_rs_geom *g, const ic_rs_kernels *k, const uint8_t *ring,
-                                  const int16_t **rows, int32_t y, uint8_t *d);
+                                  const int16_t **rows, uint16_t *lin, int32_t y, uint8_t *d);
 
 #if IC_X86
 /* Whole-row AVX2 kernels; they finish ragged ends with the scalar ones. The u8 one also
@@ -219,6 +256,8 @@ IC_INTERNAL void ic_resize_box_finish_avx2(const uint32_t *acc, int32_t n, uint3
                                            int16_t *dst);
 IC_INTERNAL void ic_resize_box_rows_u8_avx2(const uint8_t *src, size_t stride, int32_t rows, int32_t n,
                                             uint32_t m, int16_t *dst);
+IC_INTERNAL void ic_resize_v_u16_row_avx2(const int16_t *const *rows, const int16_t *w, const int32_t *wp,
+                                          int32_t count, int32_t elems, uint16_t *dst);
 #endif
 
 #endif

@@ -147,3 +147,77 @@ void ic_resize_clamp_alpha_row_c(uint8_t *rgba, int32_t x0, int32_t x1) {
             if (rgba[4 * x + c] > a) rgba[4 * x + c] = a;
     }
 }
+
+/* ---- linear light ------------------------------------------------------------------------
+ * Table lookups per sample (gathers are slower than scalar loads on the cores here), so one
+ * version each; the vertical sums before the encoding have an AVX2 twin. */
+
+void ic_resize_linear_row_c(const uint8_t *src, int32_t pixels, int32_t ch, int32_t straight,
+                            const uint16_t *dec, int16_t *dst) {
+    if (ch != 4) {
+        for (int32_t i = 0; i < pixels * ch; i++) dst[i] = (int16_t)((dec[src[i]] + 1) >> 1);
+        return;
+    }
+    for (int32_t i = 0; i < pixels; i++) {
+        const uint32_t a = src[4 * i + 3];
+        for (int32_t c = 0; c < 3; c++) {
+            const uint32_t l = dec[src[4 * i + c]];
+            /* round(l * a / 510) = round(L * a * 128): P7 of the premultiplied linear colour */
+            dst[4 * i + c] = (int16_t)(straight ? (l * a + 255u) / 510u : (l + 1u) >> 1);
+        }
+        dst[4 * i + 3] = (int16_t)(a << 7);
+    }
+}
+
+void ic_resize_v_u16_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                           int32_t e0, int32_t e1, uint16_t *dst) {
+    const int32_t round = 1 << (IC_RS_SHIFT_V8 - 1);
+    for (int32_t e = e0; e < e1; e++) {
+        int32_t acc = round;
+        for (int32_t t = 0; t < count; t++) acc += w[t] * (int32_t)rows[t][e];
+        acc >>= IC_RS_SHIFT_V8;
+        dst[e] = (uint16_t)(acc < 0 ? 0 : acc > IC_RS_LINEAR_MAX ? IC_RS_LINEAR_MAX : acc);
+    }
+}
+
+void ic_resize_linear_encode_row_c(const uint16_t *src, int32_t pixels, int32_t ch, const uint8_t *enc,
+                                   uint8_t *dst) {
+    if (ch != 4) {
+        for (int32_t i = 0; i < pixels * ch; i++) dst[i] = enc[src[i]];
+        return;
+    }
+    for (int32_t i = 0; i < pixels; i++) {
+        dst[4 * i] = enc[src[4 * i]];
+        dst[4 * i + 1] = enc[src[4 * i + 1]];
+        dst[4 * i + 2] = enc[src[4 * i + 2]];
+        dst[4 * i + 3] = (uint8_t)((src[4 * i + 3] + 128u) >> 8);
+    }
+}
+
+void ic_resize_v_unpremul_linear_row_c(const int16_t *const *rows, const int16_t *w, int32_t count,
+                                       int32_t x0, int32_t x1, const uint8_t *enc, uint8_t *dst) {
+    const int32_t round = 1 << (IC_RS_SHIFT_V8 - 1);
+    for (int32_t x = x0; x < x1; x++) {
+        int32_t v[4];
+        for (int32_t c = 0; c < 4; c++) {
+            int32_t acc = round;
+            for (int32_t t = 0; t < count; t++) acc += w[t] * (int32_t)rows[t][4 * x + c];
+            v[c] = acc >> IC_RS_SHIFT_V8; /* 8 fractional bits */
+        }
+        const int32_t alpha = (v[3] + 128) >> 8;
+        dst[4 * x + 3] = (uint8_t)(alpha < 0 ? 0 : alpha > 255 ? 255 : alpha);
+        for (int32_t c = 0; c < 3; c++) {
+            int32_t l = 0;
+            if (alpha > 0 && v[c] > 0) {
+                /* as ic__rs_unpremul, to L16: multiply, divide, add, truncate in single precision */
+                const int32_t c8 = v[c] > v[3] ? v[3] : v[c];
+                float q = (float)c8 * (float)IC_RS_LINEAR_MAX;
+                q = q / (float)v[3];
+                q = q + 0.5f;
+                l = (int32_t)q;
+                if (l > IC_RS_LINEAR_MAX) l = IC_RS_LINEAR_MAX;
+            }
+            dst[4 * x + c] = alpha > 0 ? enc[l] : 0;
+        }
+    }
+}

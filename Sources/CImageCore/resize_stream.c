@@ -17,7 +17,8 @@
  * here the rows arrive one by one, so they are summed into the uint32 row (box_u8) and
  * finished with box_finish(mult = m, shift = 17): ((uint64)sum * m + 2^16) >> 17, the same
  * value (the 32-bit product of box_rows_u8 never wraps: sum * m <= 255 * 2^24 + 255 * rows
- * < 2^32). The other cases (straight alpha, > 257 rows) are the one-shot's own sequence. */
+ * < 2^32). The other cases (straight alpha, linear light, > 257 rows) are the one-shot's own
+ * sequence. */
 #include "resize_internal.h"
 #include "planar.h"
 
@@ -122,12 +123,12 @@ static void push_one(ic_resize_stream *s, const ic_rs_kernels *k, const uint8_t 
     const int first = y == y0, last = y == y0 + rows - 1;
     int16_t *out = (int16_t *)(void *)(slot->ring + (size_t)(r % g->v.max_count) * g->ring_stride);
 
-    if (g->ky == 1 && g->mode != IC_RS_STRAIGHT) {
+    if (g->ky == 1 && !ic__rs_p7_source(g)) {
         ic__rs_h_from_u8(g, k, row, ahead, slot->s16, out);
     } else {
         const int32_t elems = g->in_w * g->ch;
-        if (g->mode == IC_RS_STRAIGHT) {
-            k->premul(row, g->in_w, slot->s16);
+        if (ic__rs_p7_source(g)) {
+            ic__rs_to_p7(g, k, row, slot->s16);
             if (rows > 1) {
                 k->box_s16(slot->s16, elems, first, slot->acc);
                 if (last) k->box_finish(slot->acc, elems, reciprocal(32, rows), 32, slot->s16);
@@ -146,7 +147,7 @@ static void push_one(ic_resize_stream *s, const ic_rs_kernels *k, const uint8_t 
     }
     s->produced = r + 1;
     while (s->written < g->out_h && g->v.start[s->written] + g->v.count[s->written] <= s->produced) {
-        ic__rs_v_out_row(g, k, slot->ring, slot->rows, s->written,
+        ic__rs_v_out_row(g, k, slot->ring, slot->rows, slot->lin, s->written,
                          dst + (size_t)s->written * dst_stride);
         s->written++;
     }

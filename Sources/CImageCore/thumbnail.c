@@ -40,6 +40,7 @@ static ic_resize_params resize_params(const ic_thumbnail_plan *p) {
     r.dst_width = p->resized_width;
     r.dst_height = p->resized_height;
     r.filter = IC_RESIZE_LANCZOS3;
+    r.flags = p->linear_light ? IC_RESIZE_LINEAR_LIGHT : 0;
     r.max_threads = 1;
     return r;
 }
@@ -94,6 +95,7 @@ ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thum
     p.source_width = info.width;
     p.source_height = info.height;
     p.orientation = info.orientation >= 1 && info.orientation <= 8 ? info.orientation : 1;
+    p.linear_light = o.linear_light != 0;
     /* The caller's limits and flags; format, scale, crop and bands are the plan's. */
     p.decode = o.decode;
     p.decode.format = o.format;

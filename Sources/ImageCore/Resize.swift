@@ -29,6 +29,31 @@ public enum ResizeFilter: String, Sendable, Hashable, CaseIterable, CustomString
     public var description: String { rawValue }
 }
 
+/// How a resize filters: the filter, box pre-reduction and linear light.
+public struct ResizeOptions: Sendable, Hashable {
+    /// The resampling filter.
+    public var filter: ResizeFilter
+    /// Whether large downscales (factor ≥ 4) first average integer blocks (see `resize.h`).
+    public var preReduce: Bool
+    /// Filter in linear light: the samples are decoded from sRGB (a table), filtered as light
+    /// intensities in 16-bit fixed point and encoded back — the gamma-correct downscale (a fine
+    /// black-and-white pattern becomes sRGB 188, not 128), within 1 LSB of a float64 reference.
+    /// GRAY8, RGB8 and RGBA8 with straight or opaque alpha; premultiplied RGBA and YUV throw
+    /// `.unsupported`. See "Linear light" in `imagecore/resize.h`.
+    public var linearLight: Bool
+
+    public init(filter: ResizeFilter = .lanczos3, preReduce: Bool = true, linearLight: Bool = false) {
+        self.filter = filter
+        self.preReduce = preReduce
+        self.linearLight = linearLight
+    }
+
+    /// The C flags of these options.
+    var cFlags: UInt32 {
+        (preReduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)) | (linearLight ? UInt32(IC_RESIZE_LINEAR_LIGHT.rawValue) : 0)
+    }
+}
+
 /// A reusable resize: the coefficient tables of one format, alpha mode and pair of sizes,
 /// computed once, plus per-thread scratch rows — the only memory a resize needs.
 ///
@@ -49,6 +74,8 @@ public final class ResizePlan: @unchecked Sendable {
     public let filter: ResizeFilter
     /// Whether large downscales first average integer blocks (see `resize.h`).
     public let preReduce: Bool
+    /// Whether the plan filters in linear light (``ResizeOptions/linearLight``).
+    public let linearLight: Bool
     /// Worker threads the plan holds scratch for; a resize uses at most this many.
     public let maxThreads: Int
     /// Bytes of the plan's one allocation.
@@ -57,7 +84,7 @@ public final class ResizePlan: @unchecked Sendable {
 
     /// The C parameters of a resize (shared with ``StreamingResizer``).
     static func cValue(format: PixelFormat, alphaMode: AlphaMode, sourceWidth: Int, sourceHeight: Int, width: Int,
-                        height: Int, filter: ResizeFilter, preReduce: Bool, maxThreads: Int) -> ic_resize_params {
+                        height: Int, options: ResizeOptions, maxThreads: Int) -> ic_resize_params {
         var p = ic_resize_params()
         p.format = format.cValue
         p.alpha = alphaMode.cValue
@@ -65,8 +92,8 @@ public final class ResizePlan: @unchecked Sendable {
         p.src_height = Int32(clamping: sourceHeight)
         p.dst_width = Int32(clamping: width)
         p.dst_height = Int32(clamping: height)
-        p.filter = filter.cValue
-        p.flags = preReduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)
+        p.filter = options.filter.cValue
+        p.flags = options.cFlags
         p.max_threads = Int32(clamping: maxThreads)
         return p
     }
@@ -76,13 +103,23 @@ public final class ResizePlan: @unchecked Sendable {
     /// - Parameters:
     ///   - maxThreads: scratch for this many threads; 0 = the current ``ImageCoreRuntime/threads``.
     /// - Throws: `.invalidArgument` / `.tooLarge` for bad sizes, `.outOfMemory`.
+    public convenience init(format: PixelFormat, alphaMode: AlphaMode = .straight, sourceWidth: Int, sourceHeight: Int,
+                            width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true,
+                            maxThreads: Int = 0) throws(ImageError) {
+        try self.init(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                      width: width, height: height, options: ResizeOptions(filter: filter, preReduce: preReduce),
+                      maxThreads: maxThreads)
+    }
+
+    /// Makes a plan with ``ResizeOptions`` (filter, pre-reduction, linear light).
+    /// - Throws: as ``init(format:alphaMode:sourceWidth:sourceHeight:width:height:filter:preReduce:maxThreads:)``;
+    ///   `.unsupported` for linear light on premultiplied RGBA or YUV.
     public init(format: PixelFormat, alphaMode: AlphaMode = .straight, sourceWidth: Int, sourceHeight: Int,
-                width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true,
-                maxThreads: Int = 0) throws(ImageError) {
+                width: Int, height: Int, options: ResizeOptions, maxThreads: Int = 0) throws(ImageError) {
         var p = Self.cValue(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                             width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: maxThreads)
+                             width: width, height: height, options: options, maxThreads: maxThreads)
         var size = 0
-        let detail = "\(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format) \(filter)"
+        let detail = "\(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format) \(options.filter)\(options.linearLight ? " linear light" : "")"
         try ImageError.check(ic_resize_plan_size(&p, &size), detail)
         var made: OpaquePointer? = nil
         try ImageError.check(ic_resize_plan_create(&p, &made), detail)
@@ -95,8 +132,9 @@ public final class ResizePlan: @unchecked Sendable {
         self.sourceHeight = sourceHeight
         self.width = width
         self.height = height
-        self.filter = filter
-        self.preReduce = preReduce
+        self.filter = options.filter
+        self.preReduce = options.preReduce
+        self.linearLight = options.linearLight
         self.maxThreads = Int(resolved.max_threads)
         self.byteCount = size
     }
@@ -131,6 +169,25 @@ extension PixelBuffer {
         try ImageError.check(status, "resize \(width)x\(height) -> \(destination.width)x\(destination.height) \(format) \(filter)")
         destination.alphaMode = alphaMode
         destination.orientation = orientation
+    }
+
+    /// Resizes this image into `destination` (same format, any size) with ``ResizeOptions``
+    /// (e.g. linear light), through a one-shot plan.
+    public borrowing func resize(into destination: inout PixelBuffer, options: ResizeOptions) throws(ImageError) {
+        guard destination.format == format else {
+            throw ImageError(.invalidArgument, "resize \(format) into \(destination.format)")
+        }
+        let plan = try ResizePlan(format: format, alphaMode: alphaMode, sourceWidth: width, sourceHeight: height,
+                                  width: destination.width, height: destination.height, options: options)
+        try plan.resize(self, into: &destination)
+    }
+
+    /// A new image of `width`×`height` resized from this one with ``ResizeOptions``.
+    public borrowing func resized(width: Int, height: Int, options: ResizeOptions) throws(ImageError) -> PixelBuffer {
+        var out = try PixelBuffer(width: width, height: height, format: format, alphaMode: alphaMode,
+                                  orientation: orientation, alignment: alignment)
+        try resize(into: &out, options: options)
+        return out
     }
 
     /// A new image of `width`×`height` resized from this one.

@@ -211,10 +211,11 @@ enum ImageFiles {
     }
 
     /// A streamed thumbnail of a JPEG or PNG (by content).
-    static func thumbnail(_ data: [UInt8], box: (Int, Int), settings: Settings) throws(ImageError) -> StreamedThumbnail {
+    static func thumbnail(_ data: [UInt8], box: (Int, Int), settings: Settings, linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
         switch sniff(data.prefix(8)) {
-        case .jpeg: return try Thumbnailer.thumbnail(data, maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions())
-        case .png: return try Thumbnailer.thumbnail(png: data, maxWidth: box.0, maxHeight: box.1)
+        case .jpeg: return try Thumbnailer.thumbnail(data, maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions(),
+                                                     linearLight: linearLight)
+        case .png: return try Thumbnailer.thumbnail(png: data, maxWidth: box.0, maxHeight: box.1, linearLight: linearLight)
         default: throw ImageError(.unsupported, "neither JPEG nor PNG")
         }
     }

@@ -12,7 +12,7 @@ enum ResizeCommand {
             .value("fit", "WxH", "Fit inside WxH, keeping the aspect ratio."),
             .value("filter", "F", "Resampling filter.", default: "lanczos3", completion: .choices(ResizeFilter.allCases.map(\.rawValue))),
             .flag("no-prereduce", "Filter the full-resolution source even for large factors (no box pre-reduction)."),
-        ], jpeg: true, run: run)
+        ] + CommonOptions.resampling, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let filter = ResizeFilter(rawValue: try a.choice("filter", ResizeFilter.allCases.map(\.rawValue), default: "lanczos3"))!
@@ -24,7 +24,7 @@ enum ResizeCommand {
         if let w = width, let h = height, w * h > settings.maxPixels {
             throw .usage("\(w)x\(h) is \(w * h) pixels, above --max-pixels \(settings.maxPixels)")
         }
-        let preReduce = !a.flag("no-prereduce")
+        let options = ResizeOptions(filter: filter, preReduce: !a.flag("no-prereduce"), linearLight: a.flag("linear"))
         return try runFileCommand(a, BatchShape(), verb: "resize") { (job, settings) throws(ImageError) in
             var r = FileResult()
             let image = try ImageFiles.read(job.input.path, settings: settings, result: &r)
@@ -39,7 +39,7 @@ enum ResizeCommand {
             var out = try PixelBuffer(width: size.width, height: size.height, format: image.format, alphaMode: image.alphaMode)
             let plan = try ResizePlan(format: image.format, alphaMode: image.alphaMode, sourceWidth: image.width,
                                       sourceHeight: image.height, width: size.width, height: size.height,
-                                      filter: filter, preReduce: preReduce)
+                                      options: options)
             try plan.resize(image, into: &out)
             try ImageFiles.write(out, to: job.output!, quality: settings.quality, stdoutKind: .pnm, icc: r.iccProfile)
             r.width = out.width; r.height = out.height

@@ -6,11 +6,12 @@ enum ThumbnailCommand {
         "thumbnail", "Make upright thumbnails of JPEG and PNG files (streamed decode: JPEG at the DCT scale the size allows, PNG row by row).",
         discussion: "Inputs are files, folders (their .jpg/.jpeg/.png files; -r for subfolders) and --files-from lists. Each thumbnail fits in SIZE x SIZE (or WxH), EXIF orientation applied, and is written as {dir}/{stem}.thumb.jpg (beside the input) unless -o says otherwise (a .png output name writes PNG). With -o DIR the name is DIR/{reldir}/{stem}.thumb.jpg.",
         positionals: [PositionalSpec(name: "inputs", help: "JPEG or PNG files or folders ('-': standard input, with -o -).", many: true, optional: true)],
-        options: [.value("size", "N|WxH", "The box to fit.", default: "256")], jpeg: true, run: run)
+        options: [.value("size", "N|WxH", "The box to fit.", default: "256")] + CommonOptions.resampling, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let box = try Values.box(a.string("size") ?? "256", option: "size")
         let quality = try a.int("quality", default: 85, 1...100)
+        let linear = a.flag("linear")
         let shape = BatchShape(defaultTemplate: "{dir}/{stem}.thumb.jpg", defaultName: "{stem}.thumb.jpg", accept: ImageFiles.isPhotoName)
         return try runFileCommand(a, shape, verb: "thumbnail") { (job, settings) throws(ImageError) in
             let out = job.output!
@@ -19,7 +20,7 @@ enum ThumbnailCommand {
             let bytes = try ImageFiles.bytes(job.input.path)
             var t: StreamedThumbnail
             do throws(ImageError) {
-                t = try ImageFiles.thumbnail(bytes, box: box, settings: settings)
+                t = try ImageFiles.thumbnail(bytes, box: box, settings: settings, linearLight: linear)
             } catch { throw ImageFiles.named(job.input.path, error) }
             var r = FileResult()
             r.iccProfile = ImageFiles.iccProfile(bytes)

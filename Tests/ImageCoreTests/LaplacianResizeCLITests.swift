@@ -73,6 +73,32 @@ struct LaplacianResizeCLITests {
         }
     }
 
+    @Test("resize --linear and thumbnail --linear: the library's linear-light bytes")
+    func linear() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.ppm").path
+        try Data(Self.pnm(64, 48, channels: 3, seed: 6)).write(to: URL(fileURLWithPath: input))
+        let output = dir.appendingPathComponent("out.ppm").path
+        let r = try CLITests.run(["resize", input, output, "--width", "20", "--linear"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let want = try PNM.read(path: input).resized(width: 20, height: 15, options: ResizeOptions(linearLight: true))
+        let plain = try PNM.read(path: input).resized(width: 20, height: 15)
+        let out = try PNM.read(path: output)
+        #expect(out.packedPlane(0) == want.packedPlane(0))
+        #expect(out.packedPlane(0) != plain.packedPlane(0))
+        // A thumbnail: the same pixels as Thumbnailer's linear-light thumbnail (PNG output, lossless).
+        let png = dir.appendingPathComponent("in.png").path
+        let rgb = try PNM.read(path: input)
+        try Data(PNG.encode(rgb)).write(to: URL(fileURLWithPath: png))
+        let thumb = dir.appendingPathComponent("thumb.png").path
+        let t = try CLITests.run(["thumbnail", png, "-o", thumb, "--size", "16", "--linear"])
+        #expect(t.status == 0, "\(t.stderr)")
+        let got = try PNG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: thumb))), format: .rgba8)
+        let expected = try Thumbnailer.thumbnail(png: PNG.encode(rgb), maxWidth: 16, maxHeight: 16, linearLight: true)
+        #expect(got.packedPlane(0) == expected.image.packedPlane(0))
+    }
+
     @Test("errors: one line on stderr, non-zero exit")
     func errors() throws {
         let dir = try Self.tempDir()

@@ -11,7 +11,7 @@ struct PipelineOneCallTests {
     /// The Swift thumbnail pipeline as it was: streamed decode at the picked scale, rows
     /// pushed into a ``StreamingResizer``, the EXIF orientation applied to the result.
     static func swiftThumbnail(_ jpeg: [UInt8], maxWidth: Int, maxHeight: Int, format: PixelFormat,
-                               minResidual: Double = 1) throws -> PixelBuffer {
+                               minResidual: Double = 1, linearLight: Bool = false) throws -> PixelBuffer {
         let info = try JPEG.info(jpeg)
         let (tw, th) = info.orientation.swapsDimensions ? (maxHeight, maxWidth) : (maxWidth, maxHeight)
         let out = try ResizeGeometry.fit(width: info.width, height: info.height, maxWidth: tw, maxHeight: th, upscale: false)
@@ -20,7 +20,7 @@ struct PipelineOneCallTests {
         let options = JPEG.DecodeOptions(scale: .eighths(scale), bandRows: 16)
         let decoded = try JPEG.decodedSize(jpeg, format: format, options: options)
         var resizer = try StreamingResizer(format: format, sourceWidth: decoded.width, sourceHeight: decoded.height,
-                                           width: out.width, height: out.height)
+                                           width: out.width, height: out.height, linearLight: linearLight)
         var image = try PixelBuffer(width: out.width, height: out.height, format: format,
                                     alphaMode: format == .rgba8 ? .opaque : .straight)
         let report = try JPEG.decodeStream(jpeg, format: format, options: options) { (band: borrowing JPEG.Band) throws(ImageError) in
@@ -54,6 +54,14 @@ struct PipelineOneCallTests {
             #expect(c.image.width == s.width && c.image.height == s.height, "\(o) \(box) \(format)")
             #expect(PipelineFixtures.packed(c.image) == PipelineFixtures.packed(s), "\(o) \(box) \(format) residual \(residual)")
             #expect(c.orientation == o && c.image.orientation == .up)
+        }
+        // Linear light: the plan's resize flag reaches the stream.
+        for format in [PixelFormat.rgba8, .gray8] {
+            let c = try Thumbnailer.thumbnail(jpeg, maxWidth: 90, maxHeight: 90, format: format, linearLight: true)
+            let s = try Self.swiftThumbnail(jpeg, maxWidth: 90, maxHeight: 90, format: format, linearLight: true)
+            let plain = try Self.swiftThumbnail(jpeg, maxWidth: 90, maxHeight: 90, format: format)
+            #expect(PipelineFixtures.packed(c.image) == PipelineFixtures.packed(s), "\(o) \(format) linear")
+            #expect(PipelineFixtures.packed(c.image) != PipelineFixtures.packed(plain), "\(o) \(format) linear")
         }
     }
 

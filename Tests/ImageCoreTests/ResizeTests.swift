@@ -69,6 +69,17 @@ enum ResizeReference {
     /// filtered *premultiplied* colour and alpha).
     static func plane(_ src: [UInt8], ch: Int, w: Int, h: Int, outW: Int, outH: Int, mode: Mode,
                       filter f: ic_resize_filter, prereduce: Bool) -> [Double] {
+        var values = src.map(Double.init)
+        if mode == .straight {
+            for p in 0..<(w * h) { for c in 0..<3 { values[p * 4 + c] = values[p * 4 + c] * Double(src[p * 4 + 3]) / 255 } }
+        }
+        return plane(values: values, ch: ch, w: w, h: h, outW: outW, outH: outH, filter: f, prereduce: prereduce)
+    }
+
+    /// The same for samples already in the form they are filtered in (premultiplied, or in
+    /// linear light): block means, then the separable filter.
+    static func plane(values src: [Double], ch: Int, w: Int, h: Int, outW: Int, outH: Int,
+                      filter f: ic_resize_filter, prereduce: Bool) -> [Double] {
         let kx = factor(w, outW, prereduce), ky = factor(h, outH, prereduce)
         let rw = (w + kx - 1) / kx, rh = (h + ky - 1) / ky
         // premultiply, then block means
@@ -81,11 +92,7 @@ enum ResizeReference {
                 for c in 0..<ch {
                     var s = 0.0
                     for y in y0..<y1 {
-                        for x in x0..<x1 {
-                            var v = Double(src[(y * w + x) * ch + c])
-                            if mode == .straight && c < 3 { v = v * Double(src[(y * w + x) * ch + 3]) / 255 }
-                            s += v
-                        }
+                        for x in x0..<x1 { s += src[(y * w + x) * ch + c] }
                     }
                     red[(ry * rw + rx) * ch + c] = s / n
                 }
@@ -194,7 +201,7 @@ struct ResizeTests {
 
     /// Resizes through a plan into a guarded destination; returns its planes packed.
     static func run(_ src: GuardedImage, _ ow: Int, _ oh: Int, _ filter: ic_resize_filter, prereduce: Bool = true,
-                    padding: Int = 3, threads: Int32 = 0) -> [[UInt8]]? {
+                    padding: Int = 3, threads: Int32 = 0, linear: Bool = false) -> [[UInt8]]? {
         let dst = GuardedImage(src.format, ow, oh, padding: padding, alpha: src.image.alpha)
         var p = ic_resize_params()
         p.format = src.format
@@ -204,7 +211,7 @@ struct ResizeTests {
         p.dst_width = Int32(ow)
         p.dst_height = Int32(oh)
         p.filter = filter
-        p.flags = prereduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)
+        p.flags = (prereduce ? 0 : UInt32(IC_RESIZE_NO_PREREDUCE.rawValue)) | (linear ? UInt32(IC_RESIZE_LINEAR_LIGHT.rawValue) : 0)
         p.max_threads = threads
         var plan: OpaquePointer? = nil
         guard ic_resize_plan_create(&p, &plan) == IC_OK else { return nil }

@@ -44,10 +44,12 @@ public struct StreamingResizer: ~Copyable {
     ///   - alphaMode: for RGBA8, how alpha is read; the default treats the image as opaque.
     ///   - filter: the resampling filter (Lanczos-3 by default).
     ///   - preReduce: whether large downscales first average integer blocks (see ``ResizePlan``).
-    /// - Throws: `.unsupported` for formats other than GRAY8, RGB8 and RGBA8;
-    ///   `.invalidArgument` for sizes < 1, `.tooLarge` above the core's limits.
+    ///   - linearLight: filter in linear light (``ResizeOptions/linearLight``).
+    /// - Throws: `.unsupported` for formats other than GRAY8, RGB8 and RGBA8 (and linear light
+    ///   on premultiplied RGBA); `.invalidArgument` for sizes < 1, `.tooLarge` above the core's limits.
     public init(format: PixelFormat, alphaMode: AlphaMode = .opaque, sourceWidth: Int, sourceHeight: Int,
-                width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true) throws(ImageError) {
+                width: Int, height: Int, filter: ResizeFilter = .lanczos3, preReduce: Bool = true,
+                linearLight: Bool = false) throws(ImageError) {
         let detail = "streaming resize \(sourceWidth)x\(sourceHeight) -> \(width)x\(height) \(format)"
         guard format == .gray8 || format == .rgb8 || format == .rgba8 else {
             throw ImageError(.unsupported, "streaming resize of \(format)")
@@ -56,7 +58,9 @@ public struct StreamingResizer: ~Copyable {
             throw ImageError(.invalidArgument, detail)
         }
         var p = ResizePlan.cValue(format: format, alphaMode: alphaMode, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                   width: width, height: height, filter: filter, preReduce: preReduce, maxThreads: 1)
+                                   width: width, height: height,
+                                   options: ResizeOptions(filter: filter, preReduce: preReduce, linearLight: linearLight),
+                                   maxThreads: 1)
         var size = 0
         try ImageError.check(ic_resize_stream_size(&p, &size), detail)
         let sc = try ScratchBuffer(bytes: size)

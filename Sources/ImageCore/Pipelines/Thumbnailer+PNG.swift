@@ -10,10 +10,13 @@ extension Thumbnailer {
     /// scratch (`bandRows` × width × channels bytes). An Adam7 file needs the whole image before
     /// any row is final: it is decoded whole, then resized.
     ///
+    /// `linearLight`: resize in linear light (``ResizeOptions/linearLight``).
+    ///
     /// Alpha: a file with alpha gives an RGBA8 thumbnail with straight alpha, filtered
     /// premultiplied; without alpha, opaque. `scale` in the result is 8 (no DCT scaling).
     public static func thumbnail(png: borrowing some ByteSource & ~Escapable, maxWidth: Int, maxHeight: Int,
-                                 format: PixelFormat = .rgba8, bandRows: Int = 16) throws(ImageError) -> StreamedThumbnail {
+                                 format: PixelFormat = .rgba8, bandRows: Int = 16,
+                                 linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
         try png.withBytes { (png) throws(ImageError) -> StreamedThumbnail in
             guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
             guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
@@ -28,10 +31,10 @@ extension Thumbnailer {
                 var whole = try PixelBuffer(width: info.width, height: info.height, format: format)
                 report = try PNG.decode(png, into: &whole, options: options)
                 whole.alphaMode = alpha
-                try whole.resize(into: &image)
+                try whole.resize(into: &image, options: ResizeOptions(linearLight: linearLight))
             } else {
                 var resizer = try StreamingResizer(format: format, alphaMode: alpha, sourceWidth: info.width, sourceHeight: info.height,
-                                                   width: out.width, height: out.height)
+                                                   width: out.width, height: out.height, linearLight: linearLight)
                 report = try PNG.decodeStream(png, format: format, options: options) { (band: borrowing PNG.Band) throws(ImageError) in
                     let stride = band.plane(0).stride
                     try band.withPlane(0) { (span: Span<UInt8>) throws(ImageError) in

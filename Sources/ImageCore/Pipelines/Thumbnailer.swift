@@ -49,12 +49,13 @@ public enum Thumbnailer {
     ///     copy of the main image (``JPEG/exifThumbnail(_:)``) and covers
     ///     the target at 1x or more (the 75 px small tier of a camera photo); false = always from
     ///     the main image's pixels. ``StreamedThumbnail/source`` says which was used.
+    ///   - linearLight: resize in linear light (``ResizeOptions/linearLight``).
     /// - Throws: as ``JPEG/decodeStream(_:format:options:_:)``;
     ///   `.invalidArgument` for a size < 1.
     public static func thumbnail(_ jpeg: borrowing some ByteSource & ~Escapable, maxWidth: Int, maxHeight: Int,
                                  format: PixelFormat = .rgba8, minResidual: Double = 1,
                                  bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
-                                 useEmbeddedThumbnail: Bool = true) throws(ImageError) -> StreamedThumbnail {
+                                 useEmbeddedThumbnail: Bool = true, linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> StreamedThumbnail in
             guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
             guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
@@ -66,6 +67,7 @@ public enum Thumbnailer {
             options.band_rows = Int32(clamping: bandRows)
             options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
             options.no_exif_thumbnail = useEmbeddedThumbnail ? 0 : 1
+            options.linear_light = linearLight ? 1 : 0
             var plan = ic_thumbnail_plan()
             try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
                                                         &options, &plan),

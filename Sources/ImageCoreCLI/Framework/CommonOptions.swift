@@ -45,6 +45,11 @@ enum CommonOptions {
         .flag("srgb", "Convert RGB pixels of an input with an ICC profile to sRGB (Little CMS, perceptual) and write no profile."),
     ]
 
+    /// Commands that resample (resize, thumbnail).
+    static let resampling: [OptionSpec] = [
+        .flag("linear", "Resize in linear light: sRGB decoded, filtered as light intensities, encoded again (the gamma-correct downscale; slower)."),
+    ]
+
     /// Commands that read raw .yuv.
     static let rawInput: [OptionSpec] = [
         .value("size", "WxH", "Size of a raw .yuv input."),

@@ -59,6 +59,7 @@ typedef struct ic_thumbnail_options {
                                format, scale, crop and band_rows are the plan's. */
     int32_t no_exif_thumbnail; /**< Non-zero: never ::IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL, every
                                thumbnail from the main image's pixels (pixel-exact users). */
+    int32_t linear_light; /**< Non-zero: resize in linear light (::IC_RESIZE_LINEAR_LIGHT). */
 } ic_thumbnail_options;
 
 /** A thumbnail plan: the path chosen and every size along it. */
@@ -83,6 +84,7 @@ typedef struct ic_thumbnail_plan {
     ic_jpeg_exif_thumbnail exif; /**< With ::IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL: the thumbnail used
                                      (its place, size and picture); else zero. scale_num and the
                                      decoded size are then the thumbnail's (its picture's crop). */
+    int32_t linear_light;       /**< The resize filters in linear light. */
 } ic_thumbnail_plan;
 
 /**
@@ -110,7 +112,8 @@ IC_API ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const 
  * Makes the planned thumbnail into `dst`: the streamed decode and resize, then the EXIF
  * orientation (in place for 2..4; for 5..8 from the stored-orientation thumbnail in the
  * scratch into `dst`). The bytes equal a one-shot decode at the plan's scale resized with
- * Lanczos-3 (RGBA as opaque) and oriented with ::ic_image_orient.
+ * Lanczos-3 (RGBA as opaque; in linear light when planned so) and oriented with
+ * ::ic_image_orient.
  * @param data          the same bytes the plan was made from.
  * @param size          their count.
  * @param plan          from ::ic_thumbnail_plan_jpeg.
