@@ -11,7 +11,7 @@ enum Convert {
             .value("output-layout", "LAYOUT", "Layout of a raw .yuv output (default: --layout).", completion: .choices(["i420", "nv12"])),
             .value("matrix", "M", "YCbCr matrix.", default: "bt601", completion: .choices(["bt601", "bt709"])),
             .value("range", "R", "YUV range.", default: "full", completion: .choices(["full", "video"])),
-        ], jpeg: true, run: run)
+        ] + CommonOptions.orienting, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let matrix: YUVMatrix = try a.choice("matrix", ["bt601", "bt709", "601", "709"], default: "bt601").hasSuffix("709") ? .bt709 : .bt601

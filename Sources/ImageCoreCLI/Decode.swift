@@ -5,14 +5,14 @@ import ImageCore
 enum Decode {
     static let spec = CommandSpec.files(
         "decode", "Decode a JPEG to PNM (P5/P6/P7) or raw .yuv (I420/NV12).",
-        discussion: "The output format defaults from the extension: .pgm gray, .ppm/.pnm rgb, .pam rgba, .yuv i420. --crop is in output pixels (after scaling); for i420/nv12 its x and y must be even.",
+        discussion: "The output format defaults from the extension: .pgm gray, .ppm/.pnm rgb, .pam rgba, .yuv i420. --crop is in output pixels (after scaling) of the stored orientation; for i420/nv12 its x and y must be even. The EXIF orientation is then applied (unless --no-auto-orient).",
         positionals: [inOutPositional],
         options: [
             .value("format", "FORMAT", "Output pixel format.", completion: .choices(["rgba", "rgb", "gray", "i420", "nv12"])),
             .value("scale", "M/8", "Decode at M/8 of the stored size, e.g. 4/8."),
             .value("fit", "WxH", "Decode at the smallest M/8 whose size covers WxH (a side may be 0)."),
             .value("crop", "X,Y,W,H", "Decode only this rectangle of the (scaled) output."),
-        ], run: run)
+        ] + CommonOptions.orienting, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let format = try Values.pixelFormat(a.string("format"))
@@ -57,10 +57,11 @@ enum Decode {
             var r = FileResult()
             let bytes = try ImageFiles.bytes(job.input.path)
             r.iccProfile = ImageFiles.iccProfile(bytes)
-            let image: PixelBuffer
+            var image: PixelBuffer
             do throws(ImageError) {
                 image = try ImageFiles.decodeJPEG(bytes, format: pixelFormat, options: o, result: &r)
             } catch { throw ImageFiles.named(job.input.path, error) }
+            try ImageFiles.upright(&image, settings: settings)
             try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
             r.text = "\(out): \(image.width)x\(image.height) \(image.format), orientation \(image.orientation)"
             return r

@@ -4,7 +4,7 @@ import ImageCore
 enum Detect {
     static let spec = CommandSpec(
         name: "detect", abstract: "Find the page in a photo and print its corners.",
-        discussion: "Corners are printed clockwise from the top-left as x,y pairs in pixels, or 'not found' (not a failure). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"width\", \"height\", ...} per file.",
+        discussion: "Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"width\", \"height\", ...} per file.",
         positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNM, or raw .yuv with --size and --layout.", many: true)],
         options: CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
@@ -12,7 +12,7 @@ enum Detect {
         let raw = try Values.raw(a)
         return try runFileCommand(a, BatchShape(writesFiles: false), verb: "detect") { (job, settings) throws(ImageError) in
             var r = FileResult()
-            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, result: &r)
+            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false, result: &r)
             r.width = image.width; r.height = image.height
             switch try PageDetector().detect(in: image) {
             case let .found(q, confidence):
@@ -38,7 +38,7 @@ func fmt(_ v: Double) -> String {
 enum Rectify {
     static let spec = CommandSpec.files(
         "rectify", "Rectify the page given by four corners (or detected) into an upright image.",
-        discussion: "Corners: top-left, top-right, bottom-right, bottom-left as x1,y1,...,x4,y4 in pixels; without --corners the page is detected. Size: the quad's own size unless --size, --long-side or --paper (with --dpi, default 150) is given.",
+        discussion: "Corners: top-left, top-right, bottom-right, bottom-left as x1,y1,...,x4,y4 in the file's stored pixels (as detect prints them); the photo's EXIF orientation is composed into the mapping, so the page comes out upright. Without --corners the page is detected. Size: the quad's own size unless --size, --long-side or --paper (with --dpi, default 150) is given.",
         positionals: [inOutPositional],
         options: [
             .value("corners", "X1,Y1,...,X4,Y4", "The page corners, clockwise from the top-left."),
@@ -47,20 +47,22 @@ enum Rectify {
             .value("dpi", "DPI", "Resolution for --paper.", default: "150"),
             .value("long-side", "N", "The longer output side in pixels, keeping the page's aspect ratio."),
             .value("interpolation", "I", "Interpolation.", default: "bilinear", completion: .choices(["bilinear", "bicubic"])),
-            .value("orientation", "N", "EXIF orientation 1-8 to write the page in (e.g. the photo's own tag for an upright page).", default: "1"),
+            .value("orientation", "N", "EXIF orientation 1-8 to write the page in (default: the photo's own, an upright page; 1 with --no-auto-orient)."),
             .value("input-size", "WxH", "Size of a raw .yuv input."),
             .value("layout", "LAYOUT", "Plane layout of raw .yuv files.", default: "i420", completion: .choices(["i420", "nv12"])),
-        ], jpeg: true, run: run)
+        ] + CommonOptions.orienting, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
-        let o = try Values.orientation(a, default: 1)!
+        let explicit = try Values.orientation(a)
         let interp = Interpolation(rawValue: try a.choice("interpolation", ["bilinear", "bicubic"], default: "bilinear"))!
         let quad = try a.string("corners").map { (s: String) throws(CLIError) in try Values.quad(s) }
         let request = try Values.paperSize(a, defaultPaper: false) ?? .natural
         let raw = try Values.raw(a, sizeOption: "input-size")
         return try runFileCommand(a, BatchShape(), verb: "rectify") { (job, settings) throws(ImageError) in
             var r = FileResult()
-            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, result: &r)
+            // Stored pixels: the corners are in them, and the orientation turn is part of the mapping.
+            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false, result: &r)
+            let o = explicit ?? (settings.autoOrient ? image.orientation : .up)
             let q: Quad
             if let quad { q = quad } else {
                 guard let found = try PageDetector().detect(in: image).quad else {
@@ -69,7 +71,8 @@ enum Rectify {
                 q = found
             }
             let fill: [UInt8] = image.format.isYUV ? [255, 128, 128] : (image.format == .gray8 ? [255] : [255, 255, 255, 255])
-            let out = try image.rectified(quad: q, size: request, orientation: o, interpolation: interp, fill: fill)
+            var out = try image.rectified(quad: q, size: request, orientation: o, interpolation: interp, fill: fill)
+            if explicit == nil && !settings.autoOrient { out.orientation = image.orientation } // stored frame, tag kept
             r.width = out.width; r.height = out.height
             try ImageFiles.write(out, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
                                  stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile)
@@ -85,7 +88,7 @@ enum Enhance {
         discussion: "On raw YUV, gray and bw also set chroma to neutral so the output shows gray.",
         positionals: [inOutPositional],
         options: [.value("mode", "MODE", "Enhancement.", default: "color", completion: .choices(["color", "gray", "bw"]))]
-            + CommonOptions.rawInput, jpeg: true, run: run)
+            + CommonOptions.rawInput + CommonOptions.orienting, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let mode = try Values.mode(a)

@@ -115,10 +115,12 @@ enum ImageFiles {
 
     // MARK: reading
 
-    /// Reads a JPEG (RGBA8, or GRAY8 for a gray JPEG unless `format` is given), a PNM (as
-    /// stored), or raw YUV (`raw` given, or an error for a `.yuv` name without it).
+    /// Reads a JPEG (RGBA8, or GRAY8 for a gray JPEG unless `format` is given), a PNG, a PNM (as
+    /// stored), or raw YUV (`raw` given, or an error for a `.yuv` name without it). A JPEG's
+    /// or PNG's EXIF orientation is applied (``upright(_:settings:)``) unless `orient` is false
+    /// (the caller fuses it into a later stage) or `--no-auto-orient` was given.
     static func read(_ path: String, raw: Raw? = nil, format: PixelFormat? = nil, settings: Settings,
-                     result: inout FileResult) throws(ImageError) -> PixelBuffer {
+                     orient: Bool = true, result: inout FileResult) throws(ImageError) -> PixelBuffer {
         if let raw {
             do throws(ImageError) {
                 if path == "-" {
@@ -140,12 +142,14 @@ enum ImageFiles {
                 result.iccProfile = iccProfile(data)
                 var image = try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
                 try toSRGB(&image, settings: settings, result: &result)
+                if orient { try upright(&image, settings: settings) }
                 return image
             case .png:
                 if head != nil { data = try bytes(path) }
                 result.iccProfile = iccProfile(data)
                 var image = try decodePNG(data, format: format, options: pngOptions(settings), result: &result)
                 try toSRGB(&image, settings: settings, result: &result)
+                if orient { try upright(&image, settings: settings) }
                 return image
             case .pnm:
                 let image = head != nil ? try PNM.read(path: path) : try PNM.decode(data)
@@ -156,6 +160,21 @@ enum ImageFiles {
                 throw ImageError(.unsupported, "neither JPEG, PNG nor PNM")
             }
         } catch { throw named(path, error) }
+    }
+
+    /// With auto-orient (the default): the image's EXIF orientation applied to its pixels
+    /// (in place for the orientations that keep the size; a turned copy for 5...8, the
+    /// source freed) and its ``PixelBuffer/orientation`` `.up`, so outputs are upright and
+    /// carry no tag. With `--no-auto-orient` the image stays as stored and keeps its
+    /// orientation, which JPEG and PNG outputs write as their tag.
+    static func upright(_ image: inout PixelBuffer, settings: Settings) throws(ImageError) {
+        guard settings.autoOrient, image.orientation != .up else { return }
+        if image.orientation.swapsDimensions {
+            image = try image.upright()
+        } else {
+            try image.apply(image.orientation)
+            image.orientation = .up
+        }
     }
 
     /// The ICC profile of JPEG or PNG bytes, byte for byte; nil without one, and for one that is
@@ -251,8 +270,9 @@ enum ImageFiles {
 
     /// Reads an image for the document kernels, which take GRAY8, RGBA8 or YUV: RGB8 PNM
     /// becomes opaque RGBA8.
-    static func readForDocuments(_ path: String, raw: Raw?, settings: Settings, result: inout FileResult) throws(ImageError) -> PixelBuffer {
-        let image = try read(path, raw: raw, settings: settings, result: &result)
+    static func readForDocuments(_ path: String, raw: Raw?, settings: Settings, orient: Bool = true,
+                                 result: inout FileResult) throws(ImageError) -> PixelBuffer {
+        let image = try read(path, raw: raw, settings: settings, orient: orient, result: &result)
         return image.format == .rgb8 ? try image.converted(to: .rgba8) : image
     }
 

@@ -10,7 +10,7 @@ enum LaplacianCommand {
         options: [
             .flag("gamma", "Apply the 1/2.2 display gamma to the output image."),
             .value("roi", "X,Y,W,H", "Region of interest (default: the whole image)."),
-        ] + CommonOptions.rawInput, jpeg: true, run: run)
+        ] + CommonOptions.rawInput + CommonOptions.orienting, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let region: PixelRect? = try a.string("roi").map { (text: String) throws(CLIError) -> PixelRect in

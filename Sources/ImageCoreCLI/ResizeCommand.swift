@@ -12,7 +12,7 @@ enum ResizeCommand {
             .value("fit", "WxH", "Fit inside WxH, keeping the aspect ratio."),
             .value("filter", "F", "Resampling filter.", default: "lanczos3", completion: .choices(ResizeFilter.allCases.map(\.rawValue))),
             .flag("no-prereduce", "Filter the full-resolution source even for large factors (no box pre-reduction)."),
-        ] + CommonOptions.resampling, jpeg: true, run: run)
+        ] + CommonOptions.resampling + CommonOptions.orienting, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let filter = ResizeFilter(rawValue: try a.choice("filter", ResizeFilter.allCases.map(\.rawValue), default: "lanczos3"))!
@@ -27,20 +27,27 @@ enum ResizeCommand {
         let options = ResizeOptions(filter: filter, preReduce: !a.flag("no-prereduce"), linearLight: a.flag("linear"))
         return try runFileCommand(a, BatchShape(), verb: "resize") { (job, settings) throws(ImageError) in
             var r = FileResult()
-            let image = try ImageFiles.read(job.input.path, settings: settings, result: &r)
+            // The orientation is fused into the resize: the stored pixels are resized to the
+            // stored-orientation size of the requested (displayed) size, then the small
+            // result is turned upright.
+            let image = try ImageFiles.read(job.input.path, settings: settings, orient: false, result: &r)
+            let turn = settings.autoOrient && image.orientation.swapsDimensions
+            let (dw, dh) = turn ? (image.height, image.width) : (image.width, image.height)
             let size: (width: Int, height: Int)
             switch (fit, width, height) {
-            case let (f?, _, _): size = try ResizeGeometry.fit(width: image.width, height: image.height, maxWidth: f.0, maxHeight: f.1)
+            case let (f?, _, _): size = try ResizeGeometry.fit(width: dw, height: dh, maxWidth: f.0, maxHeight: f.1)
             case let (nil, w?, h?): size = (w, h)
-            case let (nil, w?, nil): size = ResizeGeometry.scaled(width: image.width, height: image.height, toWidth: w)
-            case let (nil, nil, h?): size = ResizeGeometry.scaled(width: image.width, height: image.height, toHeight: h)
+            case let (nil, w?, nil): size = ResizeGeometry.scaled(width: dw, height: dh, toWidth: w)
+            case let (nil, nil, h?): size = ResizeGeometry.scaled(width: dw, height: dh, toHeight: h)
             default: throw ImageError(.invalidArgument, "no size")
             }
-            var out = try PixelBuffer(width: size.width, height: size.height, format: image.format, alphaMode: image.alphaMode)
+            let (sw, sh) = turn ? (size.height, size.width) : (size.width, size.height)
+            var out = try PixelBuffer(width: sw, height: sh, format: image.format, alphaMode: image.alphaMode,
+                                      orientation: image.orientation)
             let plan = try ResizePlan(format: image.format, alphaMode: image.alphaMode, sourceWidth: image.width,
-                                      sourceHeight: image.height, width: size.width, height: size.height,
-                                      options: options)
+                                      sourceHeight: image.height, width: sw, height: sh, options: options)
             try plan.resize(image, into: &out)
+            try ImageFiles.upright(&out, settings: settings)
             try ImageFiles.write(out, to: job.output!, quality: settings.quality, stdoutKind: .pnm, icc: r.iccProfile)
             r.width = out.width; r.height = out.height
             return r

@@ -45,6 +45,12 @@ enum CommonOptions {
         .flag("srgb", "Convert RGB pixels of an input with an ICC profile to sRGB (Little CMS, perceptual) and write no profile."),
     ]
 
+    /// Commands that read a photo whole and write its pixels for display (convert, decode, rotate,
+    /// resize, rectify, enhance, laplacian); thumbnail, scan and contact-sheet always orient.
+    static let orienting: [OptionSpec] = [
+        .flag("no-auto-orient", "Keep the pixels in their stored orientation (and the EXIF tag); by default the input's EXIF orientation is applied and the output is upright with no tag."),
+    ]
+
     /// Commands that resample (resize, thumbnail).
     static let resampling: [OptionSpec] = [
         .flag("linear", "Resize in linear light: sRGB decoded, filtered as light intensities, encoded again (the gamma-correct downscale; slower)."),
@@ -81,6 +87,9 @@ struct Settings {
     var quality = 85
     /// Convert inputs with an ICC profile to sRGB (the output then carries no profile).
     var srgb = false
+    /// Apply the input's EXIF orientation to the pixels (outputs upright, tag 1); off with
+    /// `--no-auto-orient` (stored pixels, the tag carried).
+    var autoOrient = true
 
     init(_ a: ParsedArguments) throws(CLIError) {
         if let env = getenv("IC_MAX_PIXELS").map({ String(cString: $0) }) {
@@ -100,6 +109,7 @@ struct Settings {
         quiet = a.flag("quiet")
         quality = try a.int("quality", default: 85, 1...100)
         srgb = a.flag("srgb")
+        autoOrient = !a.flag("no-auto-orient")
     }
 
     /// Sets the allocator's limits, the input cap and the C core's threads.
