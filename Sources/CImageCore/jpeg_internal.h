@@ -107,6 +107,8 @@ typedef struct ic_jpeg_markers {
     int32_t adobe;
     size_t thumb_offset;  /* the EXIF (IFD1) JPEG thumbnail: data[thumb_offset .. + thumb_length) */
     size_t thumb_length;  /* 0 = none */
+    size_t exif_offset;   /* the EXIF TIFF structure (after "Exif\0\0"): data[exif_offset .. + exif_length) */
+    size_t exif_length;   /* 0 = none */
 } ic_jpeg_markers;
 
 /* Walks the marker segments from SOI to the first SOS (bounds-checked, never past size). */

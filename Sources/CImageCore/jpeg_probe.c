@@ -30,6 +30,8 @@ void ic__jpeg_scan_markers(const uint8_t *data, size_t size, ic_jpeg_markers *ou
         if (m == M_APP1 && !out->has_exif && n >= 6 && memcmp(payload, "Exif\0", 5) == 0) {
             out->has_exif = 1;
             out->orientation = ic_exif_orientation(payload, n);
+            out->exif_offset = (size_t)(payload - data) + 6;
+            out->exif_length = n - 6;
             size_t off = 0, len = 0;
             if (ic__exif_thumbnail_range(payload, n, &off, &len)) {
                 out->thumb_offset = (size_t)(payload - data) + off;
@@ -110,6 +112,8 @@ ic_status ic_jpeg_probe(const uint8_t *data, size_t size, ic_jpeg_info *out) {
     info.has_exif = m.has_exif;
     info.has_icc = m.has_icc;
     info.icc_size = m.icc_size;
+    info.exif_offset = (uint32_t)m.exif_offset; /* within a 64 KiB segment near the start */
+    info.exif_length = (uint32_t)m.exif_length;
     if (m.thumb_length > 0 && m.thumb_offset <= UINT32_MAX && m.thumb_length <= UINT32_MAX) {
         info.thumbnail_offset = (uint32_t)m.thumb_offset;
         info.thumbnail_length = (uint32_t)m.thumb_length;

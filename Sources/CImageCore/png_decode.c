@@ -234,7 +234,7 @@ static ic_status open_job(png_job *j, const uint8_t *data, size_t size, const ic
     if (st != IC_OK) return st;
     result->width = (int32_t)j->ihdr.width;
     result->height = (int32_t)j->ihdr.height;
-    const int32_t o = ic__png_exif_orientation(data, size, NULL);
+    const int32_t o = ic__png_exif_orientation(data, size, NULL, NULL, NULL);
     result->orientation = o ? o : 1;
     result->has_alpha = j->ihdr.color_type == SPNG_COLOR_TYPE_GRAYSCALE_ALPHA ||
                         j->ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;

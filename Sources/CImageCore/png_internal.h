@@ -37,8 +37,10 @@ IC_INTERNAL void ic__png_message(char *message, size_t n, const char *what, int 
 /* ---- chunk walk (png_probe.c) ----------------------------------------------------
  * The first eXIf chunk anywhere in the file, by a bounds-checked walk over chunk headers
  * (lengths and types only; CRCs are libspng's business). Returns the EXIF orientation 1..8,
- * 0 without a valid tag; *has_exif (optional) tells whether the chunk exists. */
-IC_INTERNAL int32_t ic__png_exif_orientation(const uint8_t *data, size_t size, int32_t *has_exif);
+ * 0 without a valid tag; *has_exif (optional) tells whether the chunk exists, *offset and
+ * *length (optional) where its data is in the file (0, 0 without one). */
+IC_INTERNAL int32_t ic__png_exif_orientation(const uint8_t *data, size_t size, int32_t *has_exif, size_t *offset,
+                                             size_t *length);
 
 /* ---- row kernels (png_rows.c) -----------------------------------------------------
  * Scalar references (no vector versions: zlib's inflate dominates a PNG decode). */

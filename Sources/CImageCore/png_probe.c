@@ -10,8 +10,11 @@ static uint32_t be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-int32_t ic__png_exif_orientation(const uint8_t *data, size_t size, int32_t *has_exif) {
+int32_t ic__png_exif_orientation(const uint8_t *data, size_t size, int32_t *has_exif, size_t *offset,
+                                 size_t *length) {
     if (has_exif) *has_exif = 0;
+    if (offset) *offset = 0;
+    if (length) *length = 0;
     if (!data || size < 8 || memcmp(data, SIGNATURE, 8) != 0) return 0;
     size_t pos = 8;
     while (size - pos >= 12) { /* length, type, (data), CRC */
@@ -20,6 +23,8 @@ int32_t ic__png_exif_orientation(const uint8_t *data, size_t size, int32_t *has_
         if (len > 0x7FFFFFFFu || size - pos - 12 < len) return 0; /* bad or truncated chunk */
         if (memcmp(type, "eXIf", 4) == 0) {
             if (has_exif) *has_exif = 1;
+            if (offset) *offset = pos + 8;
+            if (length) *length = len;
             return ic_exif_orientation(data + pos + 8, len);
         }
         if (memcmp(type, "IEND", 4) == 0) return 0;
@@ -68,8 +73,14 @@ static ic_status probe(spng_ctx *ctx, const uint8_t *data, size_t size, probe_re
         info->has_gamma = 1;
         info->gamma = gamma;
     }
-    const int32_t o = ic__png_exif_orientation(data, size, &info->has_exif);
+    size_t exif_offset = 0, exif_length = 0;
+    const int32_t o = ic__png_exif_orientation(data, size, &info->has_exif, &exif_offset, &exif_length);
     info->orientation = o ? o : 1;
+    /* a chunk past 4 GiB into the file is not reported (the pixels still decode) */
+    if (exif_offset <= UINT32_MAX && exif_length <= UINT32_MAX) {
+        info->exif_offset = (uint32_t)exif_offset;
+        info->exif_length = (uint32_t)exif_length;
+    }
     return IC_OK;
 }
 

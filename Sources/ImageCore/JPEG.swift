@@ -45,6 +45,9 @@ public enum JPEG {
         public var hasAdobeMarker: Bool
         /// The EXIF (IFD1) JPEG thumbnail, when the file carries a well-formed one.
         public var exifThumbnail: EmbeddedThumbnail?
+        /// Where the first APP1 "Exif" segment's TIFF structure is in the file (after the
+        /// "Exif\0\0" prefix), `nil` without one: the bytes ``EncodeOptions/exif`` takes.
+        public var exifRange: Range<Int>?
 
         /// An EXIF thumbnail as the header reports it (see ``JPEG/exifThumbnail(_:)``
         /// for whether it is usable and where its picture is).
@@ -73,6 +76,7 @@ public enum JPEG {
             hasICCProfile = c.has_icc != 0
             iccProfileSize = Int(c.icc_size)
             hasAdobeMarker = c.adobe != 0
+            exifRange = c.exif_length == 0 ? nil : Int(c.exif_offset)..<Int(c.exif_offset) + Int(c.exif_length)
             exifThumbnail = c.thumbnail_length == 0 ? nil
                 : EmbeddedThumbnail(offset: Int(c.thumbnail_offset), length: Int(c.thumbnail_length), width: Int(c.thumbnail_width),
                                     height: Int(c.thumbnail_height), hasSameShape: c.thumbnail_same_shape != 0)

@@ -41,6 +41,9 @@ public enum PNG {
         public var hasEXIF: Bool
         /// The EXIF orientation from eXIf (`.up` without a valid tag).
         public var orientation: Orientation
+        /// Where the eXIf chunk's data (a TIFF structure) is in the file, `nil` without one:
+        /// the bytes ``EncodeOptions/exif`` takes.
+        public var exifRange: Range<Int>?
 
         init(_ c: ic_png_info) {
             width = Int(c.width)
@@ -62,6 +65,7 @@ public enum PNG {
             gamma = c.has_gamma != 0 ? Double(c.gamma) / 100_000 : nil
             hasEXIF = c.has_exif != 0
             orientation = Orientation(exifValue: Int(c.orientation)) ?? .up
+            exifRange = c.exif_length == 0 ? nil : Int(c.exif_offset)..<Int(c.exif_offset) + Int(c.exif_length)
         }
     }
 

@@ -11,7 +11,7 @@ enum Convert {
             .value("output-layout", "LAYOUT", "Layout of a raw .yuv output (default: --layout).", completion: .choices(["i420", "nv12"])),
             .value("matrix", "M", "YCbCr matrix.", default: "bt601", completion: .choices(["bt601", "bt709"])),
             .value("range", "R", "YUV range.", default: "full", completion: .choices(["full", "video"])),
-        ] + CommonOptions.orienting, jpeg: true, run: run)
+        ] + CommonOptions.orienting + CommonOptions.metadata, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let matrix: YUVMatrix = try a.choice("matrix", ["bt601", "bt709", "601", "709"], default: "bt601").hasSuffix("709") ? .bt709 : .bt601
@@ -27,13 +27,13 @@ enum Convert {
             // Only conversions to or from YUV need the matrix and range; the rest is ImageFiles.write's.
             if kind == .yuv && image.format != outLayout {
                 let c = try image.converted(to: outLayout, matrix: matrix, range: range)
-                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
+                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile, exif: r.exif)
             } else if kind == .pnm && image.format.isYUV {
                 let target: PixelFormat = ImageFiles.ext(out) == "pgm" ? .gray8 : ImageFiles.ext(out) == "pam" ? .rgba8 : .rgb8
                 let c = try image.converted(to: target, matrix: matrix, range: range)
-                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
+                try ImageFiles.write(c, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile, exif: r.exif)
             } else {
-                try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
+                try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile, exif: r.exif)
             }
             return r
         }

@@ -50,7 +50,7 @@ enum Rectify {
             .value("orientation", "N", "EXIF orientation 1-8 to write the page in (default: the photo's own, an upright page; 1 with --no-auto-orient)."),
             .value("input-size", "WxH", "Size of a raw .yuv input."),
             .value("layout", "LAYOUT", "Plane layout of raw .yuv files.", default: "i420", completion: .choices(["i420", "nv12"])),
-        ] + CommonOptions.orienting, jpeg: true, run: run)
+        ] + CommonOptions.orienting + CommonOptions.metadata, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let explicit = try Values.orientation(a)
@@ -75,7 +75,7 @@ enum Rectify {
             if explicit == nil && !settings.autoOrient { out.orientation = image.orientation } // stored frame, tag kept
             r.width = out.width; r.height = out.height
             try ImageFiles.write(out, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
-                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile)
+                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile, exif: r.exif)
             return r
         }
     }
@@ -88,7 +88,7 @@ enum Enhance {
         discussion: "On raw YUV, gray and bw also set chroma to neutral so the output shows gray.",
         positionals: [inOutPositional],
         options: [.value("mode", "MODE", "Enhancement.", default: "color", completion: .choices(["color", "gray", "bw"]))]
-            + CommonOptions.rawInput + CommonOptions.orienting, jpeg: true, run: run)
+            + CommonOptions.rawInput + CommonOptions.orienting + CommonOptions.metadata, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let mode = try Values.mode(a)
@@ -99,7 +99,7 @@ enum Enhance {
             try image.enhance(mode: mode, neutralChroma: true)
             r.width = image.width; r.height = image.height
             try ImageFiles.write(image, to: job.output!, quality: settings.quality, yuvLayout: raw?.format ?? .i420,
-                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile)
+                                 stdoutKind: raw != nil ? .yuv : .pnm, icc: r.iccProfile, exif: r.exif)
             return r
         }
     }

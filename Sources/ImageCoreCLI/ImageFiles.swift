@@ -140,6 +140,7 @@ enum ImageFiles {
             case .jpeg:
                 if head != nil { data = try bytes(path) }
                 result.iccProfile = iccProfile(data)
+                if settings.keepMetadata { result.exif = exif(data) }
                 var image = try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
                 try toSRGB(&image, settings: settings, result: &result)
                 if orient { try upright(&image, settings: settings) }
@@ -147,6 +148,7 @@ enum ImageFiles {
             case .png:
                 if head != nil { data = try bytes(path) }
                 result.iccProfile = iccProfile(data)
+                if settings.keepMetadata { result.exif = exif(data) }
                 var image = try decodePNG(data, format: format, options: pngOptions(settings), result: &result)
                 try toSRGB(&image, settings: settings, result: &result)
                 if orient { try upright(&image, settings: settings) }
@@ -185,6 +187,18 @@ enum ImageFiles {
         case .png: return (try? PNG.iccProfile(data)) ?? nil
         default: return nil
         }
+    }
+
+    /// The EXIF (TIFF bytes) of JPEG (the first APP1 "Exif" segment) or PNG (eXIf) bytes, nil
+    /// without; a copy, as the encoders take it.
+    static func exif(_ data: [UInt8]) -> [UInt8]? {
+        let range: Range<Int>? = switch sniff(data.prefix(8)) {
+        case .jpeg: (try? JPEG.info(data))?.exifRange
+        case .png: (try? PNG.info(data))?.exifRange
+        default: nil
+        }
+        guard let range, range.upperBound <= data.count else { return nil }
+        return Array(data[range])
     }
 
     /// `icc` when it describes `image`'s colour space (the profile header's data colour space:
@@ -239,18 +253,23 @@ enum ImageFiles {
         }
     }
 
-    /// Encodes for a `.jpg` or `.png` output, with `icc` embedded where it fits the image.
-    static func encode(_ image: borrowing PixelBuffer, kind: Kind, quality: Int, icc: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
+    /// Encodes for a `.jpg` or `.png` output, with `icc` embedded where it fits the image and
+    /// `exif` (with `--keep-metadata`) with its orientation tag set to the image's (1 when
+    /// upright; a JPEG takes at most one 64 KiB segment, so a larger PNG eXIf is left out).
+    static func encode(_ image: borrowing PixelBuffer, kind: Kind, quality: Int, icc: [UInt8]? = nil,
+                       exif: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
         let profile = profile(icc, for: image)
+        let exif = kind == .jpeg && (exif?.count ?? 0) > 65_527 ? nil : exif
+        let tag: Orientation? = exif != nil ? image.orientation : nil // nil: the image's, none when .up
         switch kind {
         case .png:
-            let options = PNG.EncodeOptions(iccProfile: profile)
+            let options = PNG.EncodeOptions(orientation: tag, iccProfile: profile, exif: exif)
             if image.format.isYUV || (image.format == .rgba8 && image.alphaMode == .premultiplied) {
                 return try PNG.encode(try image.converted(to: .rgb8), options: options)
             }
             return try PNG.encode(image, options: options)
         default:
-            return try JPEG.encode(image, options: .init(quality: quality, iccProfile: profile))
+            return try JPEG.encode(image, options: .init(quality: quality, orientation: tag, iccProfile: profile, exif: exif))
         }
     }
 
@@ -284,7 +303,8 @@ enum ImageFiles {
     /// images), `.jpg` gray, RGB, RGBA or YUV planes at `quality`, `.png` gray, RGB or RGBA
     /// (YUV as RGB). JPEG and PNG outputs embed `icc` (the input's profile) where it fits.
     static func write(_ image: borrowing PixelBuffer, to path: String, quality: Int,
-                      yuvLayout: PixelFormat = .i420, stdoutKind: Kind? = nil, icc: [UInt8]? = nil) throws(ImageError) {
+                      yuvLayout: PixelFormat = .i420, stdoutKind: Kind? = nil, icc: [UInt8]? = nil,
+                      exif: [UInt8]? = nil) throws(ImageError) {
         let kind = try outputKind(of: path, stdoutKind: stdoutKind)
         switch kind {
         case .yuv:
@@ -307,7 +327,7 @@ enum ImageFiles {
                 try writeOutput(path) { (f: OutputFile) throws(ImageError) in try PNM.write(image, fileDescriptor: f.fd, name: path) }
             }
         case .jpeg, .png:
-            try writeBytes(try encode(image, kind: kind, quality: quality, icc: icc), to: path)
+            try writeBytes(try encode(image, kind: kind, quality: quality, icc: icc, exif: exif), to: path)
         }
     }
 

@@ -12,7 +12,7 @@ enum ResizeCommand {
             .value("fit", "WxH", "Fit inside WxH, keeping the aspect ratio."),
             .value("filter", "F", "Resampling filter.", default: "lanczos3", completion: .choices(ResizeFilter.allCases.map(\.rawValue))),
             .flag("no-prereduce", "Filter the full-resolution source even for large factors (no box pre-reduction)."),
-        ] + CommonOptions.resampling + CommonOptions.orienting, jpeg: true, run: run)
+        ] + CommonOptions.resampling + CommonOptions.orienting + CommonOptions.metadata, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let filter = ResizeFilter(rawValue: try a.choice("filter", ResizeFilter.allCases.map(\.rawValue), default: "lanczos3"))!
@@ -48,7 +48,7 @@ enum ResizeCommand {
                                       sourceHeight: image.height, width: sw, height: sh, options: options)
             try plan.resize(image, into: &out)
             try ImageFiles.upright(&out, settings: settings)
-            try ImageFiles.write(out, to: job.output!, quality: settings.quality, stdoutKind: .pnm, icc: r.iccProfile)
+            try ImageFiles.write(out, to: job.output!, quality: settings.quality, stdoutKind: .pnm, icc: r.iccProfile, exif: r.exif)
             r.width = out.width; r.height = out.height
             return r
         }

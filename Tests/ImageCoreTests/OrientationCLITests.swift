@@ -1,3 +1,4 @@
+import CImageCore
 import Foundation
 import Testing
 @testable import ImageCore
@@ -173,6 +174,58 @@ struct OrientationCLITests {
                      "--size", "\(s.width)x\(s.height)", "--no-enhance"])
             got = try Self.read(out("scan"))
             #expect(got.tag == .up && Self.meanError(got.image, p) < 4, "scan \(o): \(Self.meanError(got.image, p))")
+        }
+    }
+
+    @Test("--keep-metadata: the input's EXIF (orientation tag set to the output's) and ICC reach JPEG and PNG outputs; by default only the profile")
+    func keepMetadata() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let icc = try PNGFixtures.bytes("rgb8-icc", "icc")
+        // EXIF with orientation 6 and a second entry (Make, ASCII "ACME") that must survive.
+        let tiff = JPEGFixtures.exif(bigEndian: false, entries: [(0x010F, 2, 4, Array("ACM".utf8) + [0]),
+                                                                 JPEGFixtures.orientationEntry(6, bigEndian: false)], header: false)
+        var upright = tiff
+        let set = upright.withUnsafeMutableBufferPointer { ic_exif_set_orientation($0.baseAddress, $0.count, 1) }
+        #expect(set != 0 && upright != tiff)
+        let p = try Self.picture()
+        let s = try Self.stored(p, .right)
+        let jpg = dir.appendingPathComponent("in.jpg").path, png = dir.appendingPathComponent("in.png").path
+        let jpeg = try JPEG.encode(s, options: .init(quality: 95, orientation: .right, iccProfile: icc, exif: tiff))
+        try Data(jpeg).write(to: URL(fileURLWithPath: jpg))
+        try Data(try PNG.encode(s, options: .init(orientation: .right, iccProfile: icc, exif: tiff))).write(to: URL(fileURLWithPath: png))
+        // The probes say where the EXIF is.
+        #expect(try JPEG.info(jpeg).exifRange.map { Array(jpeg[$0]) } == tiff)
+        let pngBytes = try Self.bytes(png)
+        #expect(try PNG.info(pngBytes).exifRange.map { Array(pngBytes[$0]) } == tiff)
+
+        func metadata(_ path: String) throws -> (exif: [UInt8]?, icc: [UInt8]?, tag: Orientation) {
+            let b = try Self.bytes(path)
+            if PNG.isPNG(b) { let i = try PNG.info(b); return (i.exifRange.map { Array(b[$0]) }, try PNG.iccProfile(b), i.orientation) }
+            let i = try JPEG.info(b)
+            return (i.exifRange.map { Array(b[$0]) }, try JPEG.iccProfile(b), i.orientation)
+        }
+        for input in [jpg, png] {
+            for ext in ["jpg", "png"] {
+                let name = "\(input.hasSuffix("png") ? "p" : "j")-\(ext)"
+                let o = { (cmd: String) in dir.appendingPathComponent("\(cmd)-\(name).\(ext)").path }
+                let runs: [[String]] = [["convert", input, o("convert")], ["resize", input, o("resize"), "--width", "20"],
+                                        ["rotate", input, o("rotate"), "--orientation", "3"],
+                                        ["thumbnail", input, "--size", "16", "-o", o("thumb")]]
+                for args in runs {
+                    let out = args[0] == "thumbnail" ? args[5] : args[2]
+                    #expect(try CLITests.run(args).status == 0, "\(args)")
+                    var m = try metadata(out)
+                    #expect(m.exif == nil && m.icc == icc && m.tag == .up, "\(args): default keeps the profile only")
+                    #expect(try CLITests.run(args + ["--keep-metadata"]).status == 0, "\(args) --keep-metadata")
+                    m = try metadata(out)
+                    #expect(m.exif == upright && m.icc == icc && m.tag == .up, "\(args) --keep-metadata")
+                }
+                // Stored orientation kept: the tag stays 6.
+                #expect(try CLITests.run(["convert", input, o("kept"), "--keep-metadata", "--no-auto-orient"]).status == 0)
+                let m = try metadata(o("kept"))
+                #expect(m.exif == tiff && m.tag == .right, "\(name) --keep-metadata --no-auto-orient")
+            }
         }
     }
 }

@@ -28,6 +28,9 @@ struct FileResult {
     var text: String? = nil
     /// The input's ICC profile (JPEG or PNG), which `ImageFiles.write` carries to JPEG and PNG outputs.
     var iccProfile: [UInt8]? = nil
+    /// The input's EXIF (TIFF bytes) with `--keep-metadata`, which `ImageFiles.write` carries
+    /// to JPEG and PNG outputs with the orientation tag set to the output's.
+    var exif: [UInt8]? = nil
 
     mutating func note(_ w: JPEG.Warnings) {
         if w.count > 0 {

@@ -45,6 +45,11 @@ enum CommonOptions {
         .flag("srgb", "Convert RGB pixels of an input with an ICC profile to sRGB (Little CMS, perceptual) and write no profile."),
     ]
 
+    /// Commands that carry metadata to JPEG and PNG outputs (the ICC profile always, unless --srgb).
+    static let metadata: [OptionSpec] = [
+        .flag("keep-metadata", "Also copy the input's EXIF to JPEG and PNG outputs (its orientation tag set to the output's, 1 when oriented); by default only the ICC profile is kept."),
+    ]
+
     /// Commands that read a photo whole and write its pixels for display (convert, decode, rotate,
     /// resize, rectify, enhance, laplacian); thumbnail, scan and contact-sheet always orient.
     static let orienting: [OptionSpec] = [
@@ -90,6 +95,8 @@ struct Settings {
     /// Apply the input's EXIF orientation to the pixels (outputs upright, tag 1); off with
     /// `--no-auto-orient` (stored pixels, the tag carried).
     var autoOrient = true
+    /// Copy the input's EXIF to JPEG/PNG outputs (`--keep-metadata`).
+    var keepMetadata = false
 
     init(_ a: ParsedArguments) throws(CLIError) {
         if let env = getenv("IC_MAX_PIXELS").map({ String(cString: $0) }) {
@@ -110,6 +117,7 @@ struct Settings {
         quality = try a.int("quality", default: 85, 1...100)
         srgb = a.flag("srgb")
         autoOrient = !a.flag("no-auto-orient")
+        keepMetadata = a.flag("keep-metadata")
     }
 
     /// Sets the allocator's limits, the input cap and the C core's threads.

@@ -90,6 +90,10 @@ typedef struct ic_jpeg_info {
     int32_t thumbnail_same_shape;    /**< 1 when its aspect ratio is the main image's within a pixel of rounding
                                           (|th * W - tw * H| <= max(W, H)); 0 for another shape (letterboxed, or
                                           cropped: see ::ic_jpeg_find_exif_thumbnail). */
+    uint32_t exif_offset;            /**< The first APP1 "Exif" segment's TIFF structure (after the
+                                          "Exif\0\0" prefix): byte offset in the file (what the encoders'
+                                          `exif` option takes back); 0 with exif_length 0 when there is none. */
+    uint32_t exif_length;            /**< Its length in bytes (the segment's payload less 6); 0 = none. */
 } ic_jpeg_info;
 
 /**

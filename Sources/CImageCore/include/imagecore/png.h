@@ -67,6 +67,9 @@ typedef struct ic_png_info {
     uint32_t gamma;                  /**< gAMA value x 100000 (45455 for 1/2.2); 0 without the chunk. */
     int32_t has_exif;                /**< 1 when an eXIf chunk is present. */
     int32_t orientation;             /**< EXIF orientation 1..8 from eXIf; 1 when there is no valid tag. */
+    uint32_t exif_offset;            /**< The eXIf chunk's data (a TIFF structure): byte offset in the file
+                                          (what the encoders' `exif` option takes back); 0 when there is none. */
+    uint32_t exif_length;            /**< Its length in bytes; 0 = none. */
 } ic_png_info;
 
 /**
