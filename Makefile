@@ -75,7 +75,8 @@ sanitize: deps
 	$(SWIFT) test --sanitize=thread --filter Renderer
 
 ## make fuzz: every libFuzzer harness in fuzz/ (ASan + UBSan; decode and kernels on both parallel
-## backends) for FUZZ_SECONDS (60) each; prints execs, edges and findings per harness.
+## backends; the Swift readers' harness built by swiftc -sanitize=fuzzer) for FUZZ_SECONDS (60)
+## each; prints execs, edges and findings per harness.
 fuzz: deps
 	fuzz/run.sh
 

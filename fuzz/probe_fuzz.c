@@ -1,7 +1,24 @@
 /* libFuzzer harness over the header probe, the EXIF parser (on the input as a JPEG, as an
- * APP1 payload and as a bare TIFF structure), the EXIF thumbnail finder, and the scale helpers
- * with fuzzer-chosen sizes. */
+ * APP1 payload and as a bare TIFF structure), the EXIF orientation writer
+ * (ic_exif_set_orientation), the EXIF thumbnail finder, and the scale helpers with
+ * fuzzer-chosen sizes. */
 #include "fuzz_common.h"
+
+/* ic_exif_set_orientation on a copy of p[0..n): when it reports a rewrite, the reader sees the
+ * new value and at most the 4-byte value field changed; otherwise nothing changed. */
+static void check_set_orientation(const uint8_t *p, size_t n, int32_t want) {
+    uint8_t *copy = (uint8_t *)malloc(n);
+    memcpy(copy, p, n);
+    const int32_t done = ic_exif_set_orientation(copy, n, want);
+    size_t first = n, last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (copy[i] != p[i]) { if (first == n) first = i; last = i; }
+    if (done != 0 && done != 1) FUZZ_FAIL();
+    if (!done && first != n) FUZZ_FAIL(); /* refused, yet written */
+    if (done && (ic_exif_orientation(copy, n) != want || (first != n && last - first >= 4))) FUZZ_FAIL();
+    if (ic_exif_set_orientation(copy, n, 0) != 0 || ic_exif_set_orientation(copy, n, 9) != 0) FUZZ_FAIL();
+    free(copy);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ic_jpeg_info info;
@@ -29,6 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 6) {
         const int32_t o2 = ic_exif_orientation(data + 6, size - 6);
         if (o2 < 0 || o2 > 8) FUZZ_FAIL();
+    }
+    /* The orientation writer on the input as APP1 payload / bare TIFF, and on the JPEG's own
+     * EXIF from its "Exif\0\0" on (what the encoders hand it). */
+    if (size > 0) {
+        const int32_t want = 1 + (int32_t)(data[size - 1] % 8);
+        check_set_orientation(data, size, want);
+        const uint8_t *exif = (const uint8_t *)memmem(data, size, "Exif\0\0", 6);
+        if (exif) check_set_orientation(exif, size - (size_t)(exif - data), want);
     }
     fuzz_in in = {data, size};
     const int32_t w = (int32_t)fuzz_u32(&in, UINT32_MAX), h = (int32_t)fuzz_u32(&in, UINT32_MAX);
