@@ -74,30 +74,33 @@ compile_core() {
 core_serial=($(ls "$obj"/*.o | grep -v '/parallel_omp\.o$'))
 core_omp=($(ls "$obj"/*.o | grep -v '/parallel\.o$'))
 
-"$cc" "${flags[@]}" fuzz/seeds.c -o "$out/seeds-gen" "${libs[@]}"
-rm -rf "$out/seeds" "$out/png-seeds"
-mkdir -p "$out/seeds" "$out/png-seeds"
-"$out/seeds-gen" "$out/seeds" >/dev/null
-"$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer-no-link,$sanitizers fuzz/png_seeds.c "${core_serial[@]}" -o "$out/png-seeds-gen" "${libs[@]}"
-ASAN_OPTIONS=detect_leaks=0 "$out/png-seeds-gen" "$out/png-seeds"
-"$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer-no-link,$sanitizers fuzz/icc_seeds.c "${core_serial[@]}" -o "$out/icc-seeds-gen" "${libs[@]}"
-rm -rf "$out/icc-seeds"
-mkdir -p "$out/icc-seeds"
-ASAN_OPTIONS=detect_leaks=0 "$out/icc-seeds-gen" "$out/icc-seeds"
-# The Swift readers' seeds: each PNM kind, a comment, an unsupported MAXVAL, raw YUV sizes.
-rm -rf "$out/reader-seeds"
-mkdir -p "$out/reader-seeds"
-(
-    cd "$out/reader-seeds"
-    printf 'P5\n3 2\n255\n\x00\x10\x20\x30\x40\x50' > p5.pgm
-    printf 'P6\n# comment\n2 2\n255\n\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c' > p6.ppm
-    printf 'P7\nWIDTH 2\nHEIGHT 1\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n\x01\x02\x03\x04\x05\x06\x07\x08' > p7-rgba.pam
-    printf 'P7\nWIDTH 1\nHEIGHT 2\nDEPTH 1\nMAXVAL 255\nTUPLTYPE GRAYSCALE\nENDHDR\n\x10\x20' > p7-gray.pam
-    printf 'P7\nWIDTH 1\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n\x10\x20\x30' > p7-rgb.pam
-    printf 'P6\n1 1\n65535\n\x00\x01\x00\x02\x00\x03' > p6-16bit.ppm
-    head -c 24 /dev/zero | tr '\0' '\200' > yuv-4x4.yuv   # I420 4x4: 16 + 4 + 4 bytes
-    head -c 17 /dev/zero | tr '\0' '\100' > yuv-3x3.yuv   # odd sizes: 9 + 2 x 2 x 2
-)
+seeds() { # the seed corpora (generated, nothing checked in)
+    "$cc" "${flags[@]}" fuzz/seeds.c -o "$out/seeds-gen" "${libs[@]}"
+    rm -rf "$out/seeds" "$out/png-seeds"
+    mkdir -p "$out/seeds" "$out/png-seeds"
+    "$out/seeds-gen" "$out/seeds" >/dev/null
+    "$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer-no-link,$sanitizers fuzz/png_seeds.c "${core_serial[@]}" -o "$out/png-seeds-gen" "${libs[@]}"
+    ASAN_OPTIONS=detect_leaks=0 "$out/png-seeds-gen" "$out/png-seeds"
+    "$cc" "${flags[@]}" "${ld[@]}" -fsanitize=fuzzer-no-link,$sanitizers fuzz/icc_seeds.c "${core_serial[@]}" -o "$out/icc-seeds-gen" "${libs[@]}"
+    rm -rf "$out/icc-seeds"
+    mkdir -p "$out/icc-seeds"
+    ASAN_OPTIONS=detect_leaks=0 "$out/icc-seeds-gen" "$out/icc-seeds"
+    # The Swift readers' seeds: each PNM kind, a comment, an unsupported MAXVAL, raw YUV sizes.
+    rm -rf "$out/reader-seeds"
+    mkdir -p "$out/reader-seeds"
+    (
+        cd "$out/reader-seeds"
+        printf 'P5\n3 2\n255\n\x00\x10\x20\x30\x40\x50' > p5.pgm
+        printf 'P6\n# comment\n2 2\n255\n\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c' > p6.ppm
+        printf 'P7\nWIDTH 2\nHEIGHT 1\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n\x01\x02\x03\x04\x05\x06\x07\x08' > p7-rgba.pam
+        printf 'P7\nWIDTH 1\nHEIGHT 2\nDEPTH 1\nMAXVAL 255\nTUPLTYPE GRAYSCALE\nENDHDR\n\x10\x20' > p7-gray.pam
+        printf 'P7\nWIDTH 1\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n\x10\x20\x30' > p7-rgb.pam
+        printf 'P6\n1 1\n65535\n\x00\x01\x00\x02\x00\x03' > p6-16bit.ppm
+        head -c 24 /dev/zero | tr '\0' '\200' > yuv-4x4.yuv   # I420 4x4: 16 + 4 + 4 bytes
+        head -c 17 /dev/zero | tr '\0' '\100' > yuv-3x3.yuv   # odd sizes: 9 + 2 x 2 x 2
+    )
+}
+[[ -n "${FUZZ_NO_BUILD:-}" ]] || seeds
 
 build() { # name source [extra flags...]
     local name=$1 src=$2; shift 2
