@@ -144,7 +144,7 @@ static void resize(ctx *c) {
         memset(&p, 0, sizeof p);
         p.format = f; p.alpha = a.im.alpha; p.src_width = sw; p.src_height = sh; p.dst_width = dw; p.dst_height = dh;
         p.filter = (ic_resize_filter)fuzz_u32(&c->in, 4);
-        p.flags = fuzz_u32(&c->in, 1) ? IC_RESIZE_NO_PREREDUCE : 0;
+        p.flags = fuzz_u32(&c->in, 3); /* IC_RESIZE_NO_PREREDUCE, IC_RESIZE_LINEAR_LIGHT */
         p.max_threads = (int32_t)fuzz_u32(&c->in, 5);
         switch (fuzz_u32(&c->in, 2)) {
         case 0: fuzz_expect(ic_resize(&a.im, &b.im, p.filter), 1); break;

@@ -125,7 +125,7 @@ build_swift() {
         $(find Sources/ImageCore -name '*.swift' | sort) fuzz/readers_fuzz.swift "${core_serial[@]}" \
         -o "$out/readers_fuzz" $(printf -- '-Xlinker %s ' "${libs[@]}")
 }
-all=(jpeg_fuzz jpeg_fuzz_omp jpeg_lowfreq_fuzz probe_fuzz encode_fuzz png_fuzz icc_fuzz kernels_fuzz kernels_fuzz_omp readers_fuzz)
+all=(jpeg_fuzz jpeg_fuzz_omp jpeg_lowfreq_fuzz probe_fuzz pipeline_fuzz encode_fuzz png_fuzz icc_fuzz kernels_fuzz kernels_fuzz_omp readers_fuzz)
 only=(${FUZZ_ONLY:-${all[@]}})
 [[ -n "${FUZZ_NO_BUILD:-}" ]] || for h in "${only[@]}"; do
     case $h in
@@ -141,14 +141,14 @@ for h in "${only[@]}"; do
     corpus="$out/corpus/${h%_omp}"
     mkdir -p "$corpus"
     case $h in
-        jpeg_*|probe_fuzz) cp -n "$out/seeds/"* "$corpus/" 2>/dev/null || true ;;
+        jpeg_*|probe_fuzz|pipeline_fuzz) cp -n "$out/seeds/"* "$corpus/" 2>/dev/null || true ;;
         png_fuzz) cp -n "$out/png-seeds/"* "$corpus/" 2>/dev/null || true ;;
         readers_fuzz) cp -n "$out/reader-seeds/"* "$corpus/" 2>/dev/null || true ;;
         icc_fuzz) cp -n "$out/icc-seeds/"* "$corpus/" 2>/dev/null || true ;;
     esac
     dict=()
     case $h in
-        jpeg_*|probe_fuzz) dict=(-dict=fuzz/jpeg.dict) ;;
+        jpeg_*|probe_fuzz|pipeline_fuzz) dict=(-dict=fuzz/jpeg.dict) ;;
         readers_fuzz) dict=(-dict=fuzz/pnm.dict) ;;
         icc_fuzz) dict=(-dict=fuzz/icc.dict) ;;
     esac
