@@ -36,12 +36,8 @@ static void channels_rows(void *ctx, int64_t begin, int64_t end) {
 }
 
 ic_status ic_convert_channels(const ic_image *src, ic_image *dst) {
-    ic_status st = ic_image_validate(src);
+    ic_status st = ic__check_pair(src, dst);
     if (st != IC_OK) return st;
-    if ((st = ic_image_validate(dst)) != IC_OK) return st;
-    if (src->width != dst->width || src->height != dst->height)
-        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "source %dx%d and destination %dx%d differ in size", (int)src->width,
-                          (int)src->height, (int)dst->width, (int)dst->height);
     ic__settings set = ic__settings_read();
     ic__settings_limit_work(&set, ic__image_bytes(src) + ic__image_bytes(dst));
     const uint32_t features = set.cpu;
@@ -53,7 +49,6 @@ ic_status ic_convert_channels(const ic_image *src, ic_image *dst) {
     if ((features & IC_CPU_AVX2) && j.sc != j.dc) j.row = ic_channels_row_avx2;
 #endif
     if (j.dc == 1 && j.sc > 1) j.luma = ic__row_pick_luma(features);
-    if (ic__images_overlap(src, dst)) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "source and destination share memory");
     size_t row_bytes = (size_t)src->width * (size_t)(j.sc > j.dc ? j.sc : j.dc);
     return ic__parallel_for(&set, src->height, ic__band_rows(row_bytes, 256 * 1024), channels_rows, &j);
 }

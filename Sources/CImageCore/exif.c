@@ -30,82 +30,71 @@ static int read_u32(const tiff *t, uint64_t off, uint32_t *v) {
     return 1;
 }
 
-enum { TAG_ORIENTATION = 0x0112, TYPE_SHORT = 3, TYPE_LONG = 4, ENTRY_BYTES = 12 };
+enum { TAG_ORIENTATION = 0x0112, TYPE_SHORT = 3, TYPE_LONG = 4, ENTRY_BYTES = 12, TIFF_HEADER = 8 };
 
-/* Finds IFD0's orientation entry: its byte offset from `data` (past any "Exif\0\0" prefix),
- * its type and the TIFF byte order; 0 when there is no well-formed entry. */
-static size_t find_orientation(const uint8_t *data, size_t size, uint32_t *type_out, int *big_endian) {
-    size_t skip = 0;
+/* Opens the TIFF structure of an APP1 payload: `*skip` is the "Exif\0" + pad prefix (0 or 6,
+ * normally present), `t` the structure past it, `*ifd0` IFD0's offset in it. 0 when the
+ * header (byte order mark, 42) is not there. */
+static int tiff_open(const uint8_t *data, size_t size, tiff *t, size_t *skip, uint32_t *ifd0) {
     if (!data) return 0;
-    if (size >= 6 && memcmp(data, "Exif", 5) == 0) skip = 6;
-    const uint8_t *p = data + skip;
-    const size_t n = size - skip;
-    if (n < 8) return 0;
-    tiff t = {p, n, 0};
-    if (p[0] == 'I' && p[1] == 'I') t.big_endian = 0;
-    else if (p[0] == 'M' && p[1] == 'M') t.big_endian = 1;
+    *skip = size >= 6 && memcmp(data, "Exif", 5) == 0 ? 6 : 0;
+    if (size - *skip < TIFF_HEADER) return 0;
+    t->p = data + *skip;
+    t->size = size - *skip;
+    if (t->p[0] == 'I' && t->p[1] == 'I') t->big_endian = 0;
+    else if (t->p[0] == 'M' && t->p[1] == 'M') t->big_endian = 1;
     else return 0;
-    uint32_t magic = 0, ifd0 = 0, count = 0;
-    if (!read_u16(&t, 2, &magic) || magic != 42) return 0;
-    if (!read_u32(&t, 4, &ifd0) || !read_u16(&t, ifd0, &count)) return 0;
+    uint32_t magic = 0;
+    return read_u16(t, 2, &magic) && magic == 42 && read_u32(t, 4, ifd0);
+}
+
+/* The value of a one-number entry at `e` of type `type` and count `count`: SHORT per the
+ * standard, LONG as a few writers use; both sit left-justified in the 4-byte value field,
+ * in the file's byte order. 0 for another count or type, or a value outside the buffer. */
+static int entry_value(const tiff *t, uint64_t e, uint32_t type, uint32_t count, uint32_t *value) {
+    if (count != 1) return 0;
+    if (type == TYPE_SHORT) return read_u16(t, e + 8, value);
+    if (type == TYPE_LONG) return read_u32(t, e + 8, value);
+    return 0;
+}
+
+/* Finds IFD0's orientation entry: its offset in `t` (opened by tiff_open, prefix `*skip`) and
+ * its value; 0 when there is no well-formed entry (a truncated IFD ends the search). */
+static uint64_t find_orientation(const uint8_t *data, size_t size, tiff *t, size_t *skip, uint32_t *type,
+                                 uint32_t *value) {
+    uint32_t ifd0 = 0, count = 0;
+    if (!tiff_open(data, size, t, skip, &ifd0) || !read_u16(t, ifd0, &count)) return 0;
     for (uint32_t i = 0; i < count; i++) {
-        uint64_t entry = (uint64_t)ifd0 + 2 + (uint64_t)i * ENTRY_BYTES;
-        uint32_t tag = 0, type = 0, cnt = 0, value = 0;
-        if (!read_u16(&t, entry, &tag) || !read_u16(&t, entry + 2, &type) || !read_u32(&t, entry + 4, &cnt)) return 0;
+        const uint64_t entry = (uint64_t)ifd0 + 2 + (uint64_t)i * ENTRY_BYTES;
+        uint32_t tag = 0, n = 0;
+        if (!read_u16(t, entry, &tag) || !read_u16(t, entry + 2, type) || !read_u32(t, entry + 4, &n)) return 0;
         if (tag != TAG_ORIENTATION) continue;
-        if (cnt != 1 || (type != TYPE_SHORT && type != TYPE_LONG)) return 0;
-        if (!read_u32(&t, entry + 8, &value)) return 0; /* the 4-byte value field is inside */
-        *type_out = type;
-        *big_endian = t.big_endian;
-        return skip + (size_t)entry;
+        return entry_value(t, entry, *type, n, value) ? entry : 0;
     }
     return 0;
 }
 
 int32_t ic_exif_set_orientation(uint8_t *data, size_t size, int32_t orientation) {
     if (!data || orientation < 1 || orientation > 8) return 0;
-    uint32_t type = 0;
-    int be = 0;
-    const size_t entry = find_orientation(data, size, &type, &be);
-    if (!entry) return 0;
-    uint8_t *v = data + entry + 8;
+    tiff t;
+    size_t skip = 0;
+    uint32_t type = 0, value = 0;
+    const uint64_t entry = find_orientation(data, size, &t, &skip, &type, &value);
+    if (!entry || !read_u32(&t, entry + 8, &value)) return 0; /* the whole value field is inside */
+    uint8_t *v = data + skip + entry + 8;
     const uint8_t o = (uint8_t)orientation;
+    const int be = t.big_endian;
     if (type == TYPE_SHORT) { v[0] = be ? 0 : o; v[1] = be ? o : 0; }
     else { v[0] = be ? 0 : o; v[1] = 0; v[2] = 0; v[3] = be ? o : 0; }
     return 1;
 }
 
 int32_t ic_exif_orientation(const uint8_t *data, size_t size) {
-    if (!data) return 0;
-    /* An APP1 payload starts with "Exif\0" and a pad byte (normally 0). */
-    if (size >= 6 && memcmp(data, "Exif", 5) == 0) {
-        data += 6;
-        size -= 6;
-    }
-    if (size < 8) return 0;
-    tiff t = {data, size, 0};
-    if (data[0] == 'I' && data[1] == 'I') t.big_endian = 0;
-    else if (data[0] == 'M' && data[1] == 'M') t.big_endian = 1;
-    else return 0;
-    uint32_t magic = 0, ifd0 = 0, count = 0;
-    if (!read_u16(&t, 2, &magic) || magic != 42) return 0;
-    if (!read_u32(&t, 4, &ifd0) || !read_u16(&t, ifd0, &count)) return 0;
-    for (uint32_t i = 0; i < count; i++) {
-        uint64_t entry = (uint64_t)ifd0 + 2 + (uint64_t)i * ENTRY_BYTES;
-        uint32_t tag = 0, type = 0, n = 0, value = 0;
-        if (!read_u16(&t, entry, &tag) || !read_u16(&t, entry + 2, &type) ||
-            !read_u32(&t, entry + 4, &n))
-            return 0; /* truncated IFD */
-        if (tag != TAG_ORIENTATION) continue;
-        if (n != 1) return 0;
-        /* SHORT per the standard; a few writers use LONG. Both fit the 4-byte value field,
-         * left-justified in the file's byte order. */
-        if (type == TYPE_SHORT) { if (!read_u16(&t, entry + 8, &value)) return 0; }
-        else if (type == TYPE_LONG) { if (!read_u32(&t, entry + 8, &value)) return 0; }
-        else return 0;
-        return value >= 1 && value <= 8 ? (int32_t)value : 0;
-    }
-    return 0;
+    tiff t;
+    size_t skip = 0;
+    uint32_t type = 0, value = 0;
+    if (!find_orientation(data, size, &t, &skip, &type, &value)) return 0;
+    return value >= 1 && value <= 8 ? (int32_t)value : 0;
 }
 
 /* ---- IFD1: the embedded JPEG thumbnail ----------------------------------------------------
@@ -116,7 +105,7 @@ int32_t ic_exif_orientation(const uint8_t *data, size_t size) {
  * overlapping its header or either IFD, IFD1 does not say it is uncompressed (Compression 1),
  * and the bytes start with a JPEG SOI marker. Anything else means "no thumbnail". */
 
-enum { TAG_COMPRESSION = 0x0103, TAG_JPEG_OFFSET = 0x0201, TAG_JPEG_LENGTH = 0x0202, TIFF_HEADER = 8 };
+enum { TAG_COMPRESSION = 0x0103, TAG_JPEG_OFFSET = 0x0201, TAG_JPEG_LENGTH = 0x0202 };
 
 /* [a, a + n) and [b, b + m) share a byte. */
 static int overlaps(uint64_t a, uint64_t n, uint64_t b, uint64_t m) { return a < b + m && b < a + n; }
@@ -129,17 +118,11 @@ static int ifd_extent(const tiff *t, uint32_t at, uint32_t *count, uint64_t *end
 }
 
 int ic__exif_thumbnail_range(const uint8_t *data, size_t size, size_t *offset, size_t *length) {
-    if (!data) return 0;
+    tiff t;
     size_t base = 0;
-    if (size >= 6 && memcmp(data, "Exif", 5) == 0) base = 6;
-    if (size - base < TIFF_HEADER) return 0;
-    tiff t = {data + base, size - base, 0};
-    if (t.p[0] == 'I' && t.p[1] == 'I') t.big_endian = 0;
-    else if (t.p[0] == 'M' && t.p[1] == 'M') t.big_endian = 1;
-    else return 0;
-    uint32_t magic = 0, ifd0 = 0, n0 = 0, ifd1 = 0, n1 = 0;
+    uint32_t ifd0 = 0, n0 = 0, ifd1 = 0, n1 = 0;
     uint64_t end0 = 0, end1 = 0;
-    if (!read_u16(&t, 2, &magic) || magic != 42 || !read_u32(&t, 4, &ifd0)) return 0;
+    if (!tiff_open(data, size, &t, &base, &ifd0)) return 0;
     if (!ifd_extent(&t, ifd0, &n0, &end0) || !read_u32(&t, end0 - 4, &ifd1)) return 0;
     if (ifd1 < TIFF_HEADER || ifd1 == ifd0 || !ifd_extent(&t, ifd1, &n1, &end1)) return 0;
     if (overlaps(ifd0, end0 - ifd0, ifd1, end1 - ifd1)) return 0;
@@ -150,10 +133,7 @@ int ic__exif_thumbnail_range(const uint8_t *data, size_t size, size_t *offset, s
         uint32_t tag = 0, type = 0, count = 0, value = 0;
         if (!read_u16(&t, e, &tag) || !read_u16(&t, e + 2, &type) || !read_u32(&t, e + 4, &count)) return 0;
         if (tag != TAG_JPEG_OFFSET && tag != TAG_JPEG_LENGTH && tag != TAG_COMPRESSION) continue;
-        if (count != 1) return 0;
-        if (type == TYPE_SHORT) { if (!read_u16(&t, e + 8, &value)) return 0; }
-        else if (type == TYPE_LONG) { if (!read_u32(&t, e + 8, &value)) return 0; }
-        else return 0;
+        if (!entry_value(&t, e, type, count, &value)) return 0;
         if (tag == TAG_COMPRESSION) { if (value == 1) return 0; }
         else if (tag == TAG_JPEG_OFFSET) { off = value; have_off = 1; }
         else { len = value; have_len = 1; }

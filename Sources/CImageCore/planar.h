@@ -30,6 +30,10 @@ IC_INTERNAL uint64_t ic__plane_extent(const ic_image *image, int32_t p);
  * order of the writes. */
 IC_INTERNAL int ic__images_overlap(const ic_image *a, const ic_image *b);
 
+/* Validates a converter's pair (any formats): both descriptors valid, the same size, no
+ * shared bytes; the refusal's reason goes to ic_last_error. */
+IC_INTERNAL ic_status ic__check_pair(const ic_image *src, const ic_image *dst);
+
 /* NV12 chroma <-> I420 chroma: `rows` rows of `pairs` UV pairs, in parallel bands, with the
  * kernel the call's settings allow. No validation: the caller checked the planes. */
 IC_INTERNAL ic_status ic__plane_split_uv(const ic__settings *s, const uint8_t *uv, size_t uv_stride, uint8_t *u,

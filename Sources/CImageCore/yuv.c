@@ -8,18 +8,6 @@
 
 #include <string.h>
 
-ic_status ic__check_pair(const ic_image *src, const ic_image *dst) {
-    ic_status st = ic_image_validate(src);
-    if (st != IC_OK) return st;
-    if ((st = ic_image_validate(dst)) != IC_OK) return st;
-    if (src->width != dst->width || src->height != dst->height)
-        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "source %dx%d and destination %dx%d differ in size", (int)src->width,
-                          (int)src->height, (int)dst->width, (int)dst->height);
-    if (ic__images_overlap(src, dst))
-        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "source and destination share memory");
-    return IC_OK;
-}
-
 /* ---- RGB -> YUV ----------------------------------------------------------------- */
 
 typedef struct rgb2yuv_job {

@@ -116,7 +116,4 @@ IC_INTERNAL void ic_nv12_to_rgba_row2_avx2_nt(const uint8_t *y0, const uint8_t *
                                   const ic_yuv2rgb_coeffs *c);
 #endif
 
-/* Validates a converter's pair: both descriptors valid, same size, no shared bytes. */
-IC_INTERNAL ic_status ic__check_pair(const ic_image *src, const ic_image *dst);
-
 #endif
