@@ -57,12 +57,6 @@ extension JPEG {
         }
     }
 
-    /// State shared with the C callback: the consumer and the error it threw, if any.
-    private struct StreamContext {
-        var body: (borrowing Band) throws(ImageError) -> Void
-        var error: ImageError?
-    }
-
     /// Decodes in bands of ``DecodeOptions/bandRows`` rows, calling `body` for each, top to
     /// bottom, so a consumer can process rows as they arrive and the full image never exists
     /// in memory. Pixels are identical to a full decode's. An error thrown by `body` stops the
@@ -74,26 +68,48 @@ extension JPEG {
         try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
             var o = try options.cValue(format: format, bytes: bytes)
             var r = ic_jpeg_decode_result()
-            let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
-                var context = StreamContext(body: escapable, error: nil)
-                let st = withUnsafeMutablePointer(to: &context) { ctx in
-                    ic_jpeg_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
-                        let c = raw!.assumingMemoryBound(to: StreamContext.self)
-                        do throws(ImageError) {
-                            try c.pointee.body(Band(band!, firstRow: first))
-                            return 0
-                        } catch {
-                            c.pointee.error = error
-                            return 1
-                        }
-                    }, ctx, &r)
-                }
-                return (st, context.error)
+            let status = try Band.stream(body) { callback, context in
+                ic_jpeg_decode_stream(bytes.bytePointer, bytes.count, &o, callback, context, &r)
             }
-            // The consumer's own error wins over the CANCELLED it caused.
-            if let thrown { throw thrown }
             try ImageError.check(status, DecodeReport.text(r))
             return DecodeReport(r)
         }
+    }
+}
+
+extension JPEG.Band {
+    /// The C band callback's signature (`ic_jpeg_band_fn`, `ic_png_band_fn`).
+    typealias Callback = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ic_image>?, Int32) -> Int32
+
+    /// State shared with the C callback: the consumer and the error it threw, if any.
+    private struct StreamContext {
+        var body: (borrowing JPEG.Band) throws(ImageError) -> Void
+        var error: ImageError?
+    }
+
+    /// Runs a C band decoder with `body` as its consumer: `run` starts the decode with the
+    /// callback and context it is given. Returns the decoder's status; an error thrown by
+    /// `body` is rethrown instead (it wins over the cancellation it caused). The one bridge
+    /// of every streaming decoder (JPEG, PNG).
+    static func stream(_ body: (borrowing JPEG.Band) throws(ImageError) -> Void,
+                       _ run: (Callback, UnsafeMutableRawPointer) -> ic_status) throws(ImageError) -> ic_status {
+        let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
+            var context = StreamContext(body: escapable, error: nil)
+            let st = withUnsafeMutablePointer(to: &context) { ctx in
+                run({ raw, band, first in
+                    let c = raw!.assumingMemoryBound(to: StreamContext.self)
+                    do throws(ImageError) {
+                        try c.pointee.body(JPEG.Band(band!, firstRow: first))
+                        return 0
+                    } catch {
+                        c.pointee.error = error
+                        return 1
+                    }
+                }, UnsafeMutableRawPointer(ctx))
+            }
+            return (st, context.error)
+        }
+        if let thrown { throw thrown }
+        return status
     }
 }

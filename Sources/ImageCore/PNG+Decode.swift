@@ -98,12 +98,6 @@ extension PNG {
 
     // MARK: stream
 
-    /// State shared with the C callback: the consumer and the error it threw, if any.
-    private struct StreamContext {
-        var body: (borrowing Band) throws(ImageError) -> Void
-        var error: ImageError?
-    }
-
     /// Decodes in bands of ``DecodeOptions/bandRows`` rows, calling `body` for each, top to
     /// bottom; the full image never exists in memory. Pixels are identical to a whole decode's.
     /// Interlaced (Adam7) files throw `.unsupported`: decode them whole. An error thrown by
@@ -115,23 +109,9 @@ extension PNG {
         try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
             var o = try options.cValue(format: format)
             var r = ic_png_decode_result()
-            let (status, thrown): (ic_status, ImageError?) = withoutActuallyEscaping(body) { escapable in
-                var context = StreamContext(body: escapable, error: nil)
-                let st = withUnsafeMutablePointer(to: &context) { ctx in
-                    ic_png_decode_stream(bytes.bytePointer, bytes.count, &o, { raw, band, first in
-                        let c = raw!.assumingMemoryBound(to: StreamContext.self)
-                        do throws(ImageError) {
-                            try c.pointee.body(Band(band!, firstRow: first))
-                            return 0
-                        } catch {
-                            c.pointee.error = error
-                            return 1
-                        }
-                    }, ctx, &r)
-                }
-                return (st, context.error)
+            let status = try Band.stream(body) { callback, context in
+                ic_png_decode_stream(bytes.bytePointer, bytes.count, &o, callback, context, &r)
             }
-            if let thrown { throw thrown }
             try ImageError.check(status, DecodeReport.text(r))
             return DecodeReport(r)
         }

@@ -87,7 +87,7 @@ struct JPEGExifThumbnailTests {
             let info = try JPEG.info(file)
             #expect(info.exifThumbnail == nil, "\(name)")
             #expect(try JPEG.exifThumbnail(file) == nil, "\(name)")
-            #expect(throws: ImageError.self, "\(name)") { try JPEG.decode(file, format: .rgb8, options: .init(exifThumbnail: true)) }
+            #expect(throws: ImageError.self, "\(name)") { _ = try JPEG.decode(file, format: .rgb8, options: .init(exifThumbnail: true)) }
             // The small thumbnail comes from the main image.
             let small = try Thumbnailer.thumbnail(file, maxWidth: 75, maxHeight: 75)
             #expect(small.source == .mainImage && small.image.width == 75 && small.image.height == 56, "\(name)")
