@@ -45,9 +45,9 @@ enum CodecWorkloads {
         return bytes
     }
 
-    /// Times `ours` and `bare` alternately; the run's timing is ours, the note compares.
-    static func compare(_ ctx: BenchContext, bareName: String, pixels: Int, limitBytes: Int,
-                        ours: () throws -> Void, bare: () throws -> Void) throws -> WorkloadRun {
+    /// Times `ours` and `bare` alternately (warm-up first): both timings and the median of the
+    /// per-pair ratios ours/bare.
+    static func pairs(_ ctx: BenchContext, ours: () throws -> Void, bare: () throws -> Void) throws -> (ours: Timing, bare: Timing, paired: Double) {
         for _ in 0..<max(1, ctx.warmup) { try ours(); try bare() }
         var a: [Double] = [], b: [Double] = []
         for i in 0..<ctx.repetitions {
@@ -60,10 +60,15 @@ enum CodecWorkloads {
                 t = now(); try ours(); a.append(now() - t)
             }
         }
-        let ta = Timing(seconds: a), tb = Timing(seconds: b)
         // Each pair ran back to back under the same machine load: the median of the per-pair
         // ratios is the steadiest comparison on a shared machine.
-        let paired = Timing(seconds: zip(a, b).map { $0 / $1 }).median
+        return (Timing(seconds: a), Timing(seconds: b), Timing(seconds: zip(a, b).map { $0 / $1 }).median)
+    }
+
+    /// Times `ours` and `bare` alternately; the run's timing is ours, the note compares.
+    static func compare(_ ctx: BenchContext, bareName: String, pixels: Int, limitBytes: Int,
+                        ours: () throws -> Void, bare: () throws -> Void) throws -> WorkloadRun {
+        let (ta, tb, paired) = try pairs(ctx, ours: ours, bare: bare)
         let note = String(format: "%d thr: bare %@ median %.2f ms, min %.2f ms; ours/bare: paired %.3f, medians %.3f, mins %.3f",
                           ImageCoreRuntime.threads, bareName, tb.median * 1e3, tb.min * 1e3, paired, ta.median / tb.median, ta.min / tb.min)
         return WorkloadRun(timing: ta, pixels: pixels, limitBytes: limitBytes, note: note)

@@ -38,7 +38,7 @@ struct Workload: Sendable {
 
 /// The registry. Later issues add codec, kernel and pipeline workloads here.
 enum Workloads {
-    static let all: [Workload] = [copy, fill] + CodecWorkloads.all + yuvAndRotate + kernelWorkloadsResize
+    static let all: [Workload] = [copy, fill] + CodecWorkloads.all + RestartWorkloads.all + yuvAndRotate + kernelWorkloadsResize
         + DocumentWorkloads.all + [renderer, rendererCamera] + PipelineWorkloads.all + PNGWorkloads.all + ProgressiveWorkloads.all
 
     /// ic_image_copy of the input RGBA image into a second buffer: the bandwidth reference.

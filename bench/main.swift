@@ -67,6 +67,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "List the workloads and exit.")
     var list = false
 
+    @Option(parsing: .upToNextOption, help: "JPEG files for the burst workloads, read from disk in every repetition (default: the input re-encoded at 8 qualities, in memory).")
+    var frames: [String] = []
+
     @Option(help: "Write the input image as a binary PPM (RGB) to this file and exit (for comparisons with other libraries).")
     var writeInput: String?
 
@@ -84,6 +87,7 @@ struct Bench: ParsableCommand {
         let threadCounts = try parseThreads()
         guard repetitions >= 1, warmup >= 0 else { throw ValidationError("--repeat must be ≥ 1 and --warmup ≥ 0") }
 
+        PipelineWorkloads.framePaths = frames
         let input = try BenchInput.load(path: image)
         let inputName = BenchInput.describe(path: image)
         if let writeInput {

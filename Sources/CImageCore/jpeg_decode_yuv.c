@@ -119,7 +119,7 @@ ic_status ic__jpeg_decode_yuv(j_decompress_ptr cinfo, const ic_jpeg_plan *p) {
     j.cinfo = cinfo;
     j.p = p;
     j.s = p->sink;
-    j.interleave = ic__row_pick_merge_uv(ic_cpu_features());
+    j.interleave = ic__row_pick_merge_uv(p->cpu); /* the call's settings snapshot */
     cinfo->raw_data_out = TRUE;
     /* Below full size every IDCT is libjpeg's accurate scaled one anyway; keeping ISLOW makes
      * the chroma override below use matching dequantisation tables (with JDCT_IFAST the

@@ -5,13 +5,17 @@
  * Settings follow TurboJPEG's setCompDefaults step by step (defaults, quality, DCT choice,
  * colour space, progression, sampling factors), so the bytes equal tjCompress2's and
  * tjCompressFromYUVPlanes' for the same options. */
-#include "jpeg_internal.h"
+#include "jpeg_restart.h"
 #include "row.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { DEFAULT_QUALITY = 85, CHUNK_BYTES = 64 * 1024, MAX_ROW_POINTERS = 64, APP1_BYTES = 32 };
+
+/* Below this many pixels a parallel encode costs more than it saves (a compressor per stripe,
+ * a fork and join, the joining copy): bench jpeg-encode-threshold. */
+enum { PARALLEL_MIN_PIXELS = 512 * 1024 };
 
 void ic_jpeg_encode_options_init(ic_jpeg_encode_options *options) {
     if (options) memset(options, 0, sizeof *options);
@@ -38,7 +42,10 @@ static ic_status normalize(const ic_jpeg_encode_options *in, ic_format format, i
     if (o->quality < 1 || o->quality > 100) return IC_ERR_INVALID_ARGUMENT;
     if (o->flags & ~(uint32_t)(IC_JPEG_PROGRESSIVE | IC_JPEG_OPTIMIZE | IC_JPEG_ACCURATE_DCT))
         return IC_ERR_INVALID_ARGUMENT;
-    if (o->restart_interval < 0 || o->restart_interval > 65535) return IC_ERR_INVALID_ARGUMENT;
+    if (o->restart_interval < 0 || o->restart_interval > 65535)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "restart interval %d: 0...65535", (int)o->restart_interval);
+    if (o->restart_rows < -1 || o->restart_rows > 65535)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "restart rows %d: -1 (none), 0 (automatic) or 1...65535", (int)o->restart_rows);
     if (o->orientation < 0 || o->orientation > 8) return IC_ERR_INVALID_ARGUMENT;
     if ((!o->icc_profile && o->icc_size) || (!o->exif && o->exif_size)) return IC_ERR_INVALID_ARGUMENT;
     if (o->icc_size > (size_t)255 * ICC_CHUNK) return IC_ERR_TOO_LARGE;
@@ -72,6 +79,20 @@ static void mcu_size(ic_jpeg_subsampling s, int *w, int *h) {
     }
 }
 
+/* MCUs between restart markers for a `width` x `height` image (normalized options): the
+ * interval, else libjpeg's restart_in_rows arithmetic for the rows asked for or chosen. */
+static int32_t effective_restart(const ic_jpeg_encode_options *o, int32_t width, int32_t height) {
+    if (o->restart_interval > 0) return o->restart_interval;
+    int mw, mh;
+    mcu_size(o->subsampling, &mw, &mh);
+    const int64_t per_row = ((int64_t)width + mw - 1) / mw;
+    int64_t rows = o->restart_rows;
+    if (rows == 0) rows = (int64_t)width * height >= IC_JPEG_AUTO_RESTART_PIXELS ? 1 : 0;
+    if (rows <= 0) return 0;
+    const int64_t r = rows * per_row;
+    return (int32_t)(r < 65535 ? r : 65535);
+}
+
 ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_encode_options *options,
                                size_t *bound) {
     if (!bound) return IC_ERR_INVALID_ARGUMENT;
@@ -90,7 +111,8 @@ ic_status ic_jpeg_encode_bound(int32_t width, int32_t height, const ic_jpeg_enco
     if (o.exif) b += exif_app1_size(&o) + 4;               /* APP1 marker, length, payload */
     else if (o.orientation) b += APP1_BYTES + 4;
     if (o.icc_size) b += o.icc_size + 18 * ((o.icc_size + ICC_CHUNK - 1) / ICC_CHUNK); /* APP2 chunks */
-    if (o.restart_interval) b += 3 * ((pw / (uint64_t)mw) * (ph / (uint64_t)mh) / (uint64_t)o.restart_interval + 1);
+    const int32_t restart = effective_restart(&o, width, height);
+    if (restart) b += 3 * ((pw / (uint64_t)mw) * (ph / (uint64_t)mh) / (uint64_t)restart + 1);
     if (o.flags & IC_JPEG_PROGRESSIVE) b += 4096;         /* scan headers and tables */
     if (b > (uint64_t)SIZE_MAX) return IC_ERR_TOO_LARGE;
     *bound = (size_t)b;
@@ -186,6 +208,8 @@ typedef struct enc_job {
     const ic_image *src;
     ic_jpeg_encode_options opt;
     int created;
+    ic__settings settings;  /* read once per call */
+    int32_t restart;        /* MCUs between restart markers (effective_restart of the whole image) */
 } enc_job;
 
 /* Settings in tjCompress2's order (setCompDefaults). */
@@ -213,7 +237,7 @@ static void configure(j_compress_ptr cinfo, const enc_job *job, int raw) {
         cinfo->comp_info[c].v_samp_factor = c == 0 ? mh / 8 : 1;
     }
     if (o->flags & IC_JPEG_OPTIMIZE) cinfo->optimize_coding = TRUE;
-    cinfo->restart_interval = (unsigned int)o->restart_interval;
+    cinfo->restart_interval = (unsigned int)job->restart;
     cinfo->raw_data_in = raw ? TRUE : FALSE;
 }
 
@@ -252,10 +276,10 @@ static void encode_packed(j_compress_ptr cinfo, const ic_image *src) {
  * when the plane is as wide as the block-padded row and the iMCU row lies inside it; otherwise
  * (right or bottom edge, NV12 chroma) they are copied into a band buffer with the last column
  * and row repeated, which is what libjpeg does to non-raw input and what TurboJPEG's tmpbuf does. */
-static void encode_raw(j_compress_ptr cinfo, const ic_image *src) {
+static void encode_raw(j_compress_ptr cinfo, const ic_image *src, uint32_t cpu) {
     const int nc = cinfo->num_components;
     const int nv12 = src->format == IC_FORMAT_NV12;
-    const ic_row_split_uv_fn split = ic__row_pick_split_uv(ic_cpu_features());
+    const ic_row_split_uv_fn split = ic__row_pick_split_uv(cpu); /* the call's settings snapshot */
     size_t iw[3], pw[3];
     int32_t ph[3], th[3];
     uint8_t *buf[3];
@@ -321,7 +345,7 @@ static ic_status encode_guarded(enc_job *job) {
     configure(cinfo, job, raw);
     jpeg_start_compress(cinfo, TRUE);
     write_metadata(cinfo, &job->opt);
-    if (raw) encode_raw(cinfo, job->src);
+    if (raw) encode_raw(cinfo, job->src, job->settings.cpu);
     else encode_packed(cinfo, job->src);
     jpeg_finish_compress(cinfo);
     jpeg_destroy_compress(cinfo);
@@ -329,12 +353,149 @@ static ic_status encode_guarded(enc_job *job) {
     return IC_OK;
 }
 
+/* ---- parallel encode (jpeg_encode_parallel.c) -------------------------------------------- */
+
+typedef struct stripe_context {
+    enc_job *job;           /* the call: options, settings, restart interval, destination */
+    enc_job *stripes;       /* one compressor's job per stripe */
+} stripe_context;
+
+/* One stripe: rows [row0, row0 + rows) of the source as a JPEG of its own. The first writes
+ * straight into a fixed or growing destination; the others (and all, for a write callback,
+ * which is only ever called on the caller's thread) into growing buffers of their own. */
+static ic_status encode_rows(void *context, int32_t row0, int32_t rows, int32_t index, ic_jpeg_part *out) {
+    stripe_context *c = (stripe_context *)context;
+    const enc_job *job = c->job;
+    enc_job *s = &c->stripes[index];
+    memset(s, 0, sizeof *s);
+    s->opt = job->opt;
+    if (index > 0) { /* the join keeps only the first stripe's header: no metadata to write */
+        s->opt.exif = NULL;
+        s->opt.exif_size = 0;
+        s->opt.icc_profile = NULL;
+        s->opt.icc_size = 0;
+        s->opt.orientation = 0;
+    }
+    s->settings = job->settings;
+    s->restart = job->restart;
+    ic_image view = *job->src;
+    view.height = rows;
+    for (int32_t p = 0; p < ic_format_plane_count(view.format); p++)
+        view.planes[p].data += (size_t)(p == 0 ? row0 : row0 / 2) * view.planes[p].stride;
+    s->src = &view;
+    const int direct = index == 0 && job->dest.mode != DEST_CALLBACK;
+    if (direct) {
+        s->dest.mode = job->dest.mode;
+        s->dest.buf = job->dest.buf;
+        s->dest.cap = job->dest.cap;
+    } else {
+        s->dest.mode = DEST_GROW;
+        s->dest.cap = (size_t)view.width * (size_t)rows / 4 + 4096;
+        s->dest.buf = (uint8_t *)malloc(s->dest.cap);
+        if (!s->dest.buf) return IC_ERR_OUT_OF_MEMORY;
+    }
+    const ic_status st = encode_guarded(s);
+    out->data = s->dest.buf;
+    out->size = st == IC_OK ? dest_size(&s->dest) : 0;
+    out->owned = !direct;
+    return st;
+}
+
+/* Writes the joined segments after the first part (already in a fixed or growing
+ * destination), or all of them to a write callback. */
+static ic_status emit(enc_job *job, const ic_jpeg_stripes *s, size_t *size) {
+    size_t total = 0;
+    for (int32_t i = 0; i < s->segments; i++) total += s->segment[i].size;
+    enc_dest *d = &job->dest;
+    if (d->mode == DEST_CALLBACK) {
+        for (int32_t i = 0; i < s->segments; i++) {
+            for (size_t at = 0; at < s->segment[i].size; at += CHUNK_BYTES) {
+                const size_t n = s->segment[i].size - at < CHUNK_BYTES ? s->segment[i].size - at : CHUNK_BYTES;
+                const ic_status st = d->write(d->context, s->segment[i].data + at, n);
+                if (st != IC_OK) return st;
+            }
+        }
+        *size = total;
+        return IC_OK;
+    }
+    if (total > d->cap) {
+        if (d->mode == DEST_FIXED) return IC_ERR_BUFFER_TOO_SMALL;
+        uint8_t *p = (uint8_t *)realloc(d->buf, total);
+        if (!p) return IC_ERR_OUT_OF_MEMORY;
+        d->buf = p;
+        d->cap = total;
+    }
+    size_t at = s->segment[0].size;
+    for (int32_t i = 1; i < s->segments; i++) {
+        memcpy(d->buf + at, s->segment[i].data, s->segment[i].size);
+        at += s->segment[i].size;
+    }
+    *size = total;
+    return IC_OK;
+}
+
+/* Encodes in stripes when the options allow it, there are threads and the image is large
+ * enough; returns 1 when it did (status in *status). */
+static int try_parallel(enc_job *job, ic_status *status, size_t *size, int32_t *stripes) {
+    const ic_image *src = job->src;
+    if (job->settings.threads < 2 || job->restart == 0 || (job->opt.flags & (IC_JPEG_PROGRESSIVE | IC_JPEG_OPTIMIZE)))
+        return 0;
+    if ((uint64_t)src->width * (uint64_t)src->height < PARALLEL_MIN_PIXELS) return 0;
+    int mw, mh;
+    mcu_size(job->opt.subsampling, &mw, &mh);
+    const int32_t most = job->settings.threads < IC_JPEG_ENCODE_MAX_STRIPES ? job->settings.threads : IC_JPEG_ENCODE_MAX_STRIPES;
+    ic_jpeg_stripes *s = (ic_jpeg_stripes *)calloc(1, sizeof *s);
+    enc_job *jobs = (enc_job *)calloc((size_t)most, sizeof *jobs);
+    if (!s || !jobs) {
+        free(s);
+        free(jobs);
+        return 0;
+    }
+    stripe_context c = {job, jobs};
+    const int ran = ic__jpeg_encode_parallel(&job->settings, src->width, src->height, mw, mh, job->restart, encode_rows,
+                                             &c, s, status);
+    if (ran) {
+        *stripes = s->count;
+        /* The first stripe may have grown the destination: it is the call's now. */
+        if (job->dest.mode == DEST_GROW) {
+            job->dest.buf = s->part[0].data;
+            job->dest.cap = jobs[0].dest.cap;
+        }
+        if (*status == IC_OK) *status = emit(job, s, size);
+        ic__jpeg_stripes_free(s);
+    }
+    free(jobs);
+    free(s);
+    return ran;
+}
+
+static _Thread_local int32_t t_last_stripes;
+
+int32_t ic_jpeg_last_encode_stripes(void) { return t_last_stripes; }
+
+static ic_status encode(enc_job *job, size_t *size) {
+    ic_status st;
+    int32_t stripes = 1;
+    if (try_parallel(job, &st, size, &stripes)) {
+        t_last_stripes = st == IC_OK ? stripes : 0;
+        return st;
+    }
+    t_last_stripes = 1;
+    st = encode_guarded(job);
+    if (st == IC_OK) *size = dest_size(&job->dest);
+    return st;
+}
+
 static ic_status prepare(enc_job *job, const ic_image *src, const ic_jpeg_encode_options *options) {
     memset(job, 0, sizeof *job);
     ic_status st = ic_image_validate(src);
     if (st != IC_OK) return st;
     job->src = src;
-    return normalize(options, src->format, &job->opt);
+    t_last_stripes = 0;
+    job->settings = ic__settings_read(); /* the call's one read */
+    st = normalize(options, src->format, &job->opt);
+    job->restart = effective_restart(&job->opt, src->width, src->height);
+    return st;
 }
 
 ic_status ic_jpeg_encode(const ic_image *src, const ic_jpeg_encode_options *options, uint8_t *dst,
@@ -350,8 +511,7 @@ ic_status ic_jpeg_encode(const ic_image *src, const ic_jpeg_encode_options *opti
             job->dest.mode = DEST_FIXED;
             job->dest.buf = dst;
             job->dest.cap = capacity;
-            st = encode_guarded(job);
-            if (st == IC_OK) *size = dest_size(&job->dest);
+            st = encode(job, size);
         }
     }
     free(job);
@@ -370,8 +530,9 @@ ic_status ic_jpeg_encode_to(const ic_image *src, const ic_jpeg_encode_options *o
         job->dest.cap = CHUNK_BYTES;
         job->dest.write = write;
         job->dest.context = context;
-        st = encode_guarded(job);
-        if (st == IC_OK && size) *size = dest_size(&job->dest);
+        size_t n = 0;
+        st = encode(job, &n);
+        if (st == IC_OK && size) *size = n;
     }
     free(job);
     return st;
@@ -391,11 +552,12 @@ ic_status ic_jpeg_encode_alloc(const ic_image *src, const ic_jpeg_encode_options
         job->dest.mode = DEST_GROW;
         job->dest.cap = cap;
         job->dest.buf = (uint8_t *)malloc(cap);
+        size_t n = 0;
         if (!job->dest.buf) st = IC_ERR_OUT_OF_MEMORY;
-        else st = encode_guarded(job);
+        else st = encode(job, &n);
         if (st == IC_OK) {
             *out = job->dest.buf;
-            *size = dest_size(&job->dest);
+            *size = n;
         } else {
             free(job->dest.buf); /* the caller owns nothing on failure */
         }

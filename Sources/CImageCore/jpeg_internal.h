@@ -83,13 +83,21 @@ typedef struct ic_jpeg_decoder {
 /* Work done under the error manager: returns a status; libjpeg errors jump out of it. */
 typedef ic_status (*ic_jpeg_body_fn)(ic_jpeg_decoder *dec, void *context);
 
-/* Creates the decompressor over data[0..size), runs `body` under setjmp, and destroys the
- * decompressor on every path (normal return, error status, longjmp). All state the body
- * needs after an error lives in `dec` or `context`, never in the guard's locals, so no
- * local is read after longjmp (no volatile needed). */
+/* Installs a source manager other than the memory source (a parallel decode's stripe). */
+typedef void (*ic_jpeg_source_fn)(j_decompress_ptr cinfo, void *context);
+
+/* Creates the decompressor over data[0..size) (or over the source `install` sets up, when
+ * not NULL), runs `body` under setjmp, and destroys the decompressor on every path (normal
+ * return, error status, longjmp). All state the body needs after an error lives in `dec` or
+ * `context`, never in the guard's locals, so no local is read after longjmp (no volatile
+ * needed). */
 IC_INTERNAL ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
                                      int strict, int32_t max_scans, uint64_t max_memory,
                                      ic_jpeg_body_fn body, void *context);
+IC_INTERNAL ic_status ic__jpeg_guard_source(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
+                                            ic_jpeg_source_fn install, void *source, int strict,
+                                            int32_t max_scans, uint64_t max_memory, ic_jpeg_body_fn body,
+                                            void *context);
 
 /* jpeg_start_decompress, marking the start of entropy decoding for the data-sanity rule. */
 IC_INTERNAL void ic__jpeg_start(j_decompress_ptr cinfo);
@@ -152,6 +160,7 @@ typedef struct ic_jpeg_plan {
     int cropped;
     ic_jpeg_subsampling subsampling;
     ic_jpeg_sink *sink;
+    uint32_t cpu;                    /* the call's CPU features (its settings snapshot) */
 } ic_jpeg_plan;
 
 /* Raw (I420 / NV12) decode of a planned request; libjpeg's header has been read. */

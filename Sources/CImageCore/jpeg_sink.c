@@ -5,6 +5,10 @@
 
 ic_status ic__sink_flush(ic_jpeg_sink *s, int32_t end) {
     if (!s->fn || end <= s->first) return IC_OK;
+    if (end <= s->resume) { /* delivered by a parallel stream already */
+        s->first = end;
+        return IC_OK;
+    }
     ic_image band = s->band;
     band.height = end - s->first;
     const int32_t first = s->first;

@@ -15,6 +15,8 @@ typedef struct ic_jpeg_sink {
     int32_t total;        /* output rows in all */
     ic_jpeg_band_fn fn;   /* NULL: writing straight into the destination */
     void *context;
+    int32_t resume;       /* bands ending at or above this row were delivered already (by a
+                             parallel stream that met corrupt data: jpeg_parallel.c) */
 } ic_jpeg_sink;
 
 /* Row r of plane p (luma rows for p = 0, chroma rows for YUV planes 1 and 2). */
@@ -23,8 +25,8 @@ static inline uint8_t *ic__sink_row(const ic_jpeg_sink *s, int32_t plane, int32_
     return s->band.planes[plane].data + (size_t)(r - first) * s->band.planes[plane].stride;
 }
 
-/* Hands the band's rows [first, end) to the callback (if any) and starts the next band.
- * Returns IC_ERR_CANCELLED when the callback asks to stop. */
+/* Hands the band's rows [first, end) to the callback (if any; not when they end at or above
+ * `resume`) and starts the next band. Returns IC_ERR_CANCELLED when the callback asks to stop. */
 IC_INTERNAL ic_status ic__sink_flush(ic_jpeg_sink *s, int32_t end);
 
 /* A streaming sink: a band of `rows` rows (even for YUV formats; at most the image's

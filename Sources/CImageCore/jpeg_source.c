@@ -274,6 +274,12 @@ void *ic__jpeg_scratch(j_common_ptr cinfo, size_t bytes) {
 
 ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size, int strict,
                          int32_t max_scans, uint64_t max_memory, ic_jpeg_body_fn body, void *context) {
+    return ic__jpeg_guard_source(dec, data, size, NULL, NULL, strict, max_scans, max_memory, body, context);
+}
+
+ic_status ic__jpeg_guard_source(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
+                                ic_jpeg_source_fn install, void *source, int strict,
+                                int32_t max_scans, uint64_t max_memory, ic_jpeg_body_fn body, void *context) {
     /* Zeroed first so that jpeg_destroy_decompress is safe even if creation fails early. */
     memset(&dec->cinfo, 0, sizeof dec->cinfo);
     ic__jpeg_error_init(&dec->err, strict);
@@ -292,7 +298,8 @@ ic_status ic__jpeg_guard(ic_jpeg_decoder *dec, const uint8_t *data, size_t size,
     memset(&dec->progress, 0, sizeof dec->progress);
     dec->progress.progress_monitor = on_progress;
     dec->cinfo.progress = &dec->progress;
-    ic__jpeg_source_init(&dec->cinfo, &dec->src, data, size);
+    if (install) install(&dec->cinfo, source);
+    else ic__jpeg_source_init(&dec->cinfo, &dec->src, data, size);
     ic_status st = body(dec, context);
     jpeg_destroy_decompress(&dec->cinfo);
     dec->created = 0;

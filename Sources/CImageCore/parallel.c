@@ -32,6 +32,17 @@ const char *ic_parallel_backend(void) { return IC_BACKEND; }
 
 static int32_t g_threads;         /* 0 = use the default */
 static int32_t g_default_threads; /* 0 = not computed yet */
+/* A worker of a caller's own pool (a batch of images, one per thread) sets its share of the
+ * cores here, so the kernels it calls do not start a second team per worker. */
+static _Thread_local int32_t t_threads; /* 0 = the process-wide count */
+
+int32_t ic_set_local_num_threads(int32_t n) {
+    const int32_t previous = t_threads;
+    t_threads = n <= 0 ? 0 : n > 1024 ? 1024 : n;
+    return previous;
+}
+
+int32_t ic_get_local_num_threads(void) { return t_threads; }
 
 static int32_t compute_default_threads(void) {
     const char *env = getenv("IC_NUM_THREADS");
@@ -57,6 +68,7 @@ void ic__settings_count_read(void) { t_reads++; }
 uint64_t ic__settings_reads(void) { return t_reads; }
 
 static int32_t threads_uncounted(void) {
+    if (t_threads > 0) return t_threads;
     int32_t n = __atomic_load_n(&g_threads, __ATOMIC_RELAXED);
     if (n > 0) return n;
     int32_t d = __atomic_load_n(&g_default_threads, __ATOMIC_RELAXED);

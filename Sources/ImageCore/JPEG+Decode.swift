@@ -44,12 +44,17 @@ extension JPEG {
         /// apply to it; the report's orientation is the main image's). `.unsupported` when the
         /// file has none. See ``JPEG/exifThumbnail(_:)``.
         public var exifThumbnail: Bool
+        /// Decode the stripes between restart markers in parallel whatever the image size. By
+        /// default a file with restart markers at MCU-row boundaries is decoded in parallel (on
+        /// ``ImageCoreRuntime/threads`` threads) only above the size where that pays; the output
+        /// is the same either way (see ``DecodeReport/stripes``).
+        public var parallelAnySize: Bool
 
         public init(scale: Scale = .full, crop: PixelRect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
                     strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
                     maxScans: Int = Int(IC_JPEG_DEFAULT_MAX_SCANS), maxMemory: Int = 0, bandRows: Int = 16,
                     minValidShare: Double = Double(IC_JPEG_DEFAULT_MIN_VALID_PERMILLE) / 1000,
-                    libjpegOnly: Bool = false, exifThumbnail: Bool = false) {
+                    libjpegOnly: Bool = false, exifThumbnail: Bool = false, parallelAnySize: Bool = false) {
             self.scale = scale
             self.crop = crop
             self.maxPixels = maxPixels
@@ -62,6 +67,7 @@ extension JPEG {
             self.minValidShare = minValidShare
             self.libjpegOnly = libjpegOnly
             self.exifThumbnail = exifThumbnail
+            self.parallelAnySize = parallelAnySize
         }
 
         /// The C options for `format`, with `.fit` resolved against the file's header.
@@ -100,6 +106,7 @@ extension JPEG {
                 | (fastDCT ? UInt32(IC_JPEG_FAST_DCT.rawValue) : 0)
                 | (libjpegOnly ? UInt32(IC_JPEG_LIBJPEG_ONLY.rawValue) : 0)
                 | (exifThumbnail ? UInt32(IC_JPEG_EXIF_THUMBNAIL.rawValue) : 0)
+                | (parallelAnySize ? UInt32(IC_JPEG_PARALLEL_ANY_SIZE.rawValue) : 0)
             o.max_pixels = UInt64(maxPixels)
             o.max_scans = Int32(maxScans)
             o.max_memory = UInt64(maxMemory)
@@ -141,6 +148,11 @@ extension JPEG {
             /// pixels as libjpeg's.
             case progressiveLowFrequency
         }
+        /// Restart-interval stripes decoded in parallel by independent decompressors, each
+        /// straight into its rows of the output; 1 for a serial decode (no restart markers at
+        /// MCU-row boundaries, one thread, a small image, or corrupt data, which is always
+        /// decoded serially so that the report is exactly a serial decode's).
+        public var stripes: Int
 
         init(_ r: ic_jpeg_decode_result) {
             width = Int(r.width)
@@ -151,6 +163,7 @@ extension JPEG {
             validRows = Int(r.valid_rows)
             peakMemory = Int(clamping: r.peak_memory)
             decoder = r.decoder == Int32(IC_JPEG_DECODER_LOWFREQ.rawValue) ? .progressiveLowFrequency : .library
+            stripes = Int(r.stripes)
         }
 
         static func text(_ r: ic_jpeg_decode_result) -> String {

@@ -127,6 +127,7 @@ extension JPEG.DecodeReport {
         lastWarning = r.warnings > 0 ? Self.text(r) : nil
         validRows = Int(r.valid_rows)
         peakMemory = 0 // the PNG codec's scratch is width-bounded and not counted
+        stripes = 1
     }
 
     static func text(_ r: ic_png_decode_result) -> String {

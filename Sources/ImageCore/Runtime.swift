@@ -16,6 +16,16 @@ public enum ImageCoreRuntime {
         set { ic_set_num_threads(Int32(clamping: newValue)) }
     }
 
+    /// Runs `body` with the kernels it calls on this thread limited to `threads` threads
+    /// (≥ 1), then restores the thread's previous setting. Other threads are not affected.
+    /// A pool that runs one image per worker uses it to give each worker its share of the
+    /// cores, so the kernels inside do not start a team of threads per worker.
+    public static func withThreads<R: ~Copyable, E: Error>(_ threads: Int, _ body: () throws(E) -> R) throws(E) -> R {
+        let previous = ic_set_local_num_threads(Int32(clamping: max(1, threads)))
+        defer { ic_set_local_num_threads(previous) }
+        return try body()
+    }
+
     /// The compiled-in threading backend: "openmp", "omp-runtime", "dispatch" or "serial".
     public static var parallelBackend: String { String(cString: ic_parallel_backend()) }
 

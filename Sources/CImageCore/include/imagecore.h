@@ -365,10 +365,27 @@ IC_API ic_status ic_parallel_for(int64_t count, int64_t grain, ic_range_fn fn, v
 IC_API void ic_set_num_threads(int32_t n);
 
 /**
- * The number of threads kernels will use.
+ * The number of threads kernels called from this thread will use: the calling thread's own
+ * count (::ic_set_local_num_threads) if set, else the process-wide one.
  * @return >= 1.
  */
 IC_API int32_t ic_get_num_threads(void);
+
+/**
+ * Sets the thread count for ImageCore calls made from the calling thread only, overriding
+ * ::ic_set_num_threads there. A pool that runs one image per worker gives each worker its
+ * share of the cores (e.g. 1 with as many workers as cores), so the kernels it calls do not
+ * start a team of threads per worker.
+ * @param n  >= 1 sets it (at most 1024); <= 0 clears it (the process-wide count applies).
+ * @return the calling thread's previous value (0 = none), to restore when done.
+ */
+IC_API int32_t ic_set_local_num_threads(int32_t n);
+
+/**
+ * The calling thread's own thread count.
+ * @return the value ::ic_set_local_num_threads set on this thread, or 0 when unset.
+ */
+IC_API int32_t ic_get_local_num_threads(void);
 
 /**
  * The compiled-in parallel backend.

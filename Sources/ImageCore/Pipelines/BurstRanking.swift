@@ -64,9 +64,16 @@ public enum BurstRanking {
             let s: SharpnessScore, w: Int, h: Int
             var warnings = JPEG.Warnings()
             do {
+                // One header read here and one in the decode (JPEG.decode(format:) would read it a
+                // third time to size the buffer); the pixel limit is checked before allocating.
                 var o = limits
                 o.scale = .eighths(n); o.crop = nil
-                let luma = try JPEG.decode(jpeg, format: .gray8, options: o, warnings: &warnings)
+                guard info.width * info.height <= o.maxPixels else {
+                    throw ImageError(.tooLarge, "\(info.width)x\(info.height) is above the limit of \(o.maxPixels) pixels")
+                }
+                let size = try JPEG.scaledSize(width: info.width, height: info.height, eighths: n)
+                var luma = try PixelBuffer(width: size.width, height: size.height, format: .gray8)
+                warnings.add(try JPEG.decode(jpeg, into: &luma, options: o))
                 s = try luma.laplacianScore()
                 w = luma.width; h = luma.height
                 if display != nil {
