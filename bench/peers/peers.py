@@ -5,6 +5,7 @@ quality checks). Run as a script, one workload in a fresh process, to measure it
     python peers.py rss WORKLOAD PEER INPUT.jpg
 """
 import io
+import glob
 import json
 import os
 import sys
@@ -235,6 +236,8 @@ def status_kb(field):
 RSS_WORKLOADS = {
     ("W1", "libvips"): vips_thumbnail, ("W1", "Pillow"): pillow_thumbnail, ("W1", "OpenCV"): opencv_thumbnail,
     ("W2", "OpenCV"): opencv_scan, ("W2", "Pillow"): pillow_scan,
+    # W7's input is the folder holding the eight burst frames (burst_*.jpg).
+    ("W7", "OpenCV"): lambda folder: opencv_burst(sorted(glob.glob(os.path.join(folder, "burst_*.jpg")))),
 }
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ def build_static_cli():
 def build_tools():
     bindir = os.path.join(OUT, "bin")
     os.makedirs(bindir, exist_ok=True)
-    for src, libs in ((os.path.join(ROOT, "scripts", "proc_run.c"), []), (os.path.join(HERE, "tj_floor.c"), ["-lturbojpeg"])):
+    for src, libs in ((os.path.join(ROOT, "scripts", "proc_run.c"), []), (os.path.join(HERE, "tj_floor.c"), ["-lturbojpeg"]),
+                      (os.path.join(HERE, "burst_floor.c"), ["-lturbojpeg"])):
         prog = os.path.splitext(os.path.basename(src))[0]
         subprocess.run(["cc", "-O2", "-o", os.path.join(bindir, prog), src] + libs, check=True, capture_output=True)
     return bindir
@@ -93,9 +94,10 @@ def camera_input(builtin):
     return out
 
 
-def run(jpg, corners, py, rounds=15, images=()):
+def run(jpg, corners, py, frames, rounds=15, images=()):
     """The whole-process rows for one input: a list of dicts. W1p: a progressive JPEG -> 256 px
-    (the reduced progressive decoder); W1e: a camera JPEG with an EXIF thumbnail -> 75 px."""
+    (the reduced progressive decoder); W1e: a camera JPEG with an EXIF thumbnail -> 75 px; W7:
+    the eight burst frames `frames` (written by run.burst_frames)."""
     bindir = build_tools()
     cli = build_static_cli()
     launcher = os.path.join(bindir, "proc_run")
@@ -131,15 +133,30 @@ def run(jpg, corners, py, rounds=15, images=()):
         "imagecore thumbnail": [cli, "thumbnail", cam, "--size", "75", "-o", os.path.join(tmp, "ice.jpg")],
         "vipsthumbnail": ["vipsthumbnail", cam, "-s", "75", "-o", os.path.join(tmp, "vipse.jpg")],
     }
+    # W7: the eight burst frames, ranked at OpenCV's ¼ scale (the long side / 4,
+    # which ImageCore's nearest-n/8 rule turns into 2/8) on one and two workers, and at
+    # ImageCore's default long side; the floor is bare 2/8 TJPF_GRAY decodes of the same files.
+    from PIL import Image
+    quarter = str((max(Image.open(frames[0]).size) + 3) // 4)
+    w7 = {
+        "C floor: tjDecompress2 TJPF_GRAY at 1/4, 8 files": [os.path.join(bindir, "burst_floor"), "2", *frames],
+        "imagecore sharpest at 1/4, 1 worker": [cli, "sharpest", *frames, "--long-side", quarter, "--workers", "1"],
+        "imagecore sharpest at 1/4, 2 workers": [cli, "sharpest", *frames, "--long-side", quarter, "--workers", "2", "--threads", "2"],
+        "imagecore sharpest at 1280 px (3/8), 1 worker": [cli, "sharpest", *frames, "--workers", "1"],
+        "OpenCV": [py, peers_py, "once", "W7", "OpenCV", os.path.dirname(frames[0])],
+    }
     base = {"Pillow": [py, peers_py, "import", "W1", "Pillow"], "OpenCV": [py, peers_py, "import", "W1", "OpenCV"]}
     rows = []
     m1 = measure({**w1, **{f"{k} (imports only)": v for k, v in base.items()}}, rounds, launcher, env)
     m2 = measure(w2, rounds, launcher, env)
     m1p = measure(w1p, rounds, launcher, env)
     m1e = measure(w1e, rounds, launcher, env)
-    for workload, m, names in (("W1", m1, w1), ("W2", m2, w2), ("W1p", m1p, w1p), ("W1e", m1e, w1e)):
-        ic = m["imagecore scan" if workload == "W2" else "imagecore thumbnail"]
-        floor = m.get("C floor: tjDecompress2 at 1/8") or m1["C floor: tjDecompress2 at 1/8"]
+    m7 = measure(w7, rounds, launcher, env)
+    ics = {"W2": "imagecore scan", "W7": "imagecore sharpest at 1/4, 1 worker"}
+    floors = {"W7": "C floor: tjDecompress2 TJPF_GRAY at 1/4, 8 files"}
+    for workload, m, names in (("W1", m1, w1), ("W2", m2, w2), ("W1p", m1p, w1p), ("W1e", m1e, w1e), ("W7", m7, w7)):
+        ic = m[ics.get(workload, "imagecore thumbnail")]
+        floor = m.get(floors.get(workload, "C floor: tjDecompress2 at 1/8")) or m1["C floor: tjDecompress2 at 1/8"]
         for name in names:
             ms, mib = m[name]
             b = m1.get(f"{name} (imports only)")

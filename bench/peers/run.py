@@ -30,7 +30,11 @@ import reference as ref  # noqa: E402
 IC_WORKLOADS = {
     "W1": "thumbnail", "W2": "scan-color", "W3-rgba-i420": "rgba-i420", "W3-rgba-nv12": "rgba-nv12",
     "W3-i420-rgba": "i420-rgba", "W3-nv12-rgba": "nv12-rgba", "W4-lanczos3": "lanczos",
-    "W4-area": "triangle", "W5": "warp-rgba-bilinear", "W6": "laplacian", "W7": "burst",
+    "W4-area": "triangle", "W5": "warp-rgba-bilinear", "W6": "laplacian",
+    # The burst rows run on the eight frames OpenCV ranks (bench --frames, read from disk as
+    # imread does): at OpenCV's ¼ scale with one thread, the same with two (frames on two
+    # workers), and at ImageCore's default long side (1280: 3/8 of a 12 MP frame).
+    "W7": "burst-1/4@1", "W7-2": "burst-1/4@2", "W7-default": "burst@1",
     "R-rgba": "rotate90-rgba", "R-nv12": "rotate90-nv12", "J-decode": "jpeg-decode-rgba",
     "J-encode": "jpeg-encode-rgba-q85",
 }
@@ -40,7 +44,10 @@ DESCRIPTIONS = {
     "W3-rgba-i420": "RGBA → I420", "W3-rgba-nv12": "RGBA → NV12", "W3-i420-rgba": "I420 → RGBA",
     "W3-nv12-rgba": "NV12 → RGBA", "W4-lanczos3": "resize RGBA → 1024 wide, Lanczos-3",
     "W4-area": "resize RGBA → 1024 wide, area (peers) / triangle (ImageCore)", "W5": "perspective warp → A4 @300 dpi, bilinear",
-    "W6": "Laplacian score, gray", "W7": "burst of 8 → sharpest", "R-rgba": "rotate 90° RGBA",
+    "W6": "Laplacian score, gray", "W7": "burst of 8 → sharpest, ¼ scale",
+    "W7-2": "burst of 8 → sharpest, ¼ scale, ImageCore on 2 threads",
+    "W7-default": "burst of 8 → sharpest, ImageCore at its default 1280 px (3/8) vs peers at ¼",
+    "R-rgba": "rotate 90° RGBA",
     "R-nv12": "rotate 90° NV12", "J-decode": "JPEG decode → RGBA", "J-encode": "JPEG encode RGBA q85",
 }
 
@@ -93,7 +100,7 @@ def build():
     sh(["swift", "build", "-c", "release", "--product", "imagecore"], cwd=ROOT)
     bindir = sh(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT).strip()
     os.makedirs(os.path.join(OUT, "bin"), exist_ok=True)
-    for prog, libs in (("tj_bare", ["-lturbojpeg"]), ("yuv_libyuv", ["-lyuv"])):
+    for prog, libs in (("tj_bare", ["-lturbojpeg"]), ("yuv_libyuv", ["-lyuv"]), ("burst_floor", ["-lturbojpeg"])):
         sh(["cc", "-O2", "-o", os.path.join(OUT, "bin", prog), os.path.join(HERE, prog + ".c")] + libs)
     return bindir
 
@@ -108,15 +115,35 @@ def prepare_inputs(bindir, images):
 
 
 def imagecore_bench(bindir, jpg, reps):
+    """ImageCore's rows by IC_WORKLOADS name; "name@N" is workload `name` at N threads, run on
+    the burst frames."""
     listed = {line.split("\t")[0] for line in sh([os.path.join(bindir, "bench"), "--list"]).splitlines() if line}
-    wanted = sorted({w for w in IC_WORKLOADS.values() if w in listed})
-    if not wanted:
-        return {}, listed
+    wanted = sorted({w for w in IC_WORKLOADS.values() if "@" not in w and w in listed})
+    out = {}
     js = os.path.join(OUT, "imagecore.json")
-    sh([os.path.join(bindir, "bench"), *wanted, "--image", jpg, "--threads", "1", "--repeat", str(reps), "--json", js])
-    with open(js) as f:
-        rows = json.load(f)["rows"]
-    return {r["workload"]: r for r in rows}, listed
+    if wanted:
+        sh([os.path.join(bindir, "bench"), *wanted, "--image", jpg, "--threads", "1", "--repeat", str(reps), "--json", js])
+        with open(js) as f:
+            out.update({r["workload"]: r for r in json.load(f)["rows"]})
+    burst = sorted({w.split("@")[0] for w in IC_WORKLOADS.values() if "@" in w and w.split("@")[0] in listed})
+    frames = burst_frames(jpg)
+    if burst:
+        sh([os.path.join(bindir, "bench"), *burst, "--frames", *frames, "--threads", "1,2", "--repeat", str(reps), "--json", js])
+        with open(js) as f:
+            out.update({f"{r['workload']}@{r['threads']}": r for r in json.load(f)["rows"]})
+    listed |= {w for w in IC_WORKLOADS.values() if w in out}
+    return out, listed
+
+
+def burst_frames(jpg):
+    """Eight frames of the image with increasing blur (the sharpest is frame 0), written once."""
+    frames = []
+    for i in range(8):
+        p = os.path.join(OUT, f"burst_{i}.jpg")
+        if not os.path.exists(p):
+            Image.open(jpg).filter(ImageFilter.GaussianBlur(0.5 * i)).save(p, quality=90)
+        frames.append(p)
+    return frames
 
 
 def run_image(jpg, bindir, reps, measure_rss=True):
@@ -208,15 +235,17 @@ def run_image(jpg, bindir, reps, measure_rss=True):
     r.try_peer("W5", "OpenCV warpPerspective", lambda: peers.opencv_warp(rgba))
     r.try_peer("W6", "OpenCV filter2D + meanStdDev", lambda: peers.opencv_laplacian_score(gray))
 
-    # W7: eight frames of the image with increasing blur; the sharpest is frame 0.
-    burst = []
-    for i in range(8):
-        p = os.path.join(OUT, f"burst_{i}.jpg")
-        if not os.path.exists(p):
-            Image.open(jpg).filter(ImageFilter.GaussianBlur(0.5 * i)).save(p, quality=90)
-        burst.append(p)
-    r.try_peer("W7", "OpenCV ¼ gray decode + filter2D", lambda: peers.opencv_burst(burst),
+    # W7: eight frames of the image with increasing blur; the sharpest is frame 0. The floor:
+    # bare tjDecompress2(TJPF_GRAY) of the same files at ¼, each read from disk, one thread.
+    burst = burst_frames(jpg)
+    r.try_peer("W7", "OpenCV ¼ gray decode + filter2D (1 thread)", lambda: peers.opencv_burst(burst),
                lambda best: "picked frame 0" if best == 0 else f"WRONG: picked frame {best}")
+    opencv_row = r.rows[-1]
+    for key in ("W7-2", "W7-default"):  # the same OpenCV run, beside ImageCore's other two burst rows
+        r.rows.append(dict(opencv_row, workload=key, description=DESCRIPTIONS[key]))
+    floor = json.loads(sh([os.path.join(OUT, "bin", "burst_floor"), "-reps", str(reps), "2", *burst]).splitlines()[-1])
+    for key in ("W7", "W7-2"):
+        r.add(key, "libjpeg-turbo ¼ TJPF_GRAY decode of the 8 files (floor)", floor["median_ms"])
     r.ic_quality = imagecore_quality(bindir, rgba, refs, yuv_err, rgb_err, ydir, {"W4-lanczos3": lz3, "W4-area": ref.resize(rgba[..., :3], 1024, oh, "triangle")})
     return r.rows, (w, h), r.ic_quality
 
@@ -416,8 +445,8 @@ def main():
     from PIL import Image as _I
     w0, h0 = _I.open(jpgs[0]).size
     corners = ",".join(f"{v:.0f}" for v in peers.scan_corners(w0, h0).flatten())
-    proc_md = process.markdown(process.run(jpgs[0], corners, sys.executable, a.process_rounds, images=jpgs[1:]),
-                               a.process_rounds)
+    proc_md = process.markdown(process.run(jpgs[0], corners, sys.executable, burst_frames(jpgs[0]), a.process_rounds,
+                                           images=jpgs[1:]), a.process_rounds)
     print(proc_md, flush=True)
     with open(os.path.join(OUT, "process.md"), "w") as f:
         f.write(proc_md)
