@@ -91,6 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.flags = fuzz_u32(&in, 7);
     o.restart_interval = (int32_t)fuzz_u32(&in, 20);
     o.orientation = (int32_t)fuzz_u32(&in, 8);
+    o.restart_rows = fuzz_range(&in, -1, 3); /* none, automatic, or every 1-3 MCU rows */
     if (fuzz_u32(&in, 3) == 0) { /* EXIF and an ICC profile from the input's front */
         o.exif = data;
         o.exif_size = fuzz_u32(&in, (uint32_t)(in.size < 65000 ? in.size : 65000));

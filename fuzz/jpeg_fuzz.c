@@ -2,7 +2,10 @@
  * decode and streaming, into guarded planes (each ends at a PROT_NONE page; row padding holds
  * a canary that must survive), with fuzzer-chosen format, scale, crop, flags and limits
  * (pixels, scans, memory budget, data-sanity rule, band rows) and thread count. The choices
- * come from the input's last bytes (fuzz_common.h), the JPEG from the rest.
+ * come from the input's last bytes (fuzz_common.h), the JPEG from the rest. Every request is
+ * also decoded on one thread and on 2-4 threads with restart-interval stripes at any size
+ * (IC_JPEG_PARALLEL_ANY_SIZE), image and stream: status, warnings, message, valid rows and
+ * bytes must be the same.
  * Built twice by fuzz/run.sh: with the serial backend and with the OpenMP runtime. */
 #include "fuzz_common.h"
 
@@ -12,7 +15,7 @@ static const ic_format formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_RGB8, IC_FORMAT_G
 
 /* Reads every byte of every band (a band pointing at unowned memory faults) and checks the
  * band's geometry. */
-typedef struct band_check { int32_t next_row, width; ic_format format; unsigned sum; int stop_at; } band_check;
+typedef struct band_check { int32_t next_row, width; ic_format format; unsigned sum; int stop_at; uint64_t hash; } band_check;
 static int consume_band(void *context, const ic_image *band, int32_t first_row) {
     band_check *c = (band_check *)context;
     if (first_row != c->next_row || band->width != c->width || band->format != c->format || band->height < 1) FUZZ_FAIL();
@@ -25,10 +28,49 @@ static int consume_band(void *context, const ic_image *band, int32_t first_row) 
         for (int32_t y = 0; y < rows; y++) { /* memcpy: ASan checks the whole row at once */
             memcpy(copy, band->planes[p].data + (size_t)y * band->planes[p].stride, row);
             c->sum += copy[0] + copy[row - 1];
+            for (size_t i = 0; i < row; i++) c->hash = (c->hash ^ copy[i]) * 0x100000001b3u; /* FNV-1a */
         }
     }
     c->next_row += band->height;
     return c->stop_at > 0 && c->next_row >= c->stop_at;
+}
+
+static int same_outcome(ic_status a, const ic_jpeg_decode_result *ra, ic_status b, const ic_jpeg_decode_result *rb) {
+    return a == b && ra->warnings == rb->warnings && ra->valid_rows == rb->valid_rows &&
+           ra->width == rb->width && ra->height == rb->height && strcmp(ra->message, rb->message) == 0;
+}
+
+/* The request decoded serially (one thread) and in stripes (`threads`, any size): the same
+ * outcome and the same bytes, into an image and as a stream. */
+static void compare_parallel(const uint8_t *jpeg, size_t n, const ic_jpeg_decode_options *o, int32_t w, int32_t h,
+                             int32_t threads) {
+    ic_jpeg_decode_options par = *o;
+    par.flags |= IC_JPEG_PARALLEL_ANY_SIZE;
+    guarded a, b;
+    ic_jpeg_decode_result ra, rb;
+    const int ga = guarded_alloc(&a, o->format, IC_ALPHA_OPAQUE, w, h, 0, NULL, 0);
+    const int gb = guarded_alloc(&b, o->format, IC_ALPHA_OPAQUE, w, h, 0, NULL, 0);
+    if (ga && gb) {
+        ic_set_num_threads(1);
+        const ic_status sa = ic_jpeg_decode(jpeg, n, o, &a.im, &ra);
+        ic_set_num_threads(threads);
+        const ic_status sb = ic_jpeg_decode(jpeg, n, &par, &b.im, &rb);
+        if (!same_outcome(sa, &ra, sb, &rb)) FUZZ_FAIL();
+        if (sa == IC_OK)
+            for (int32_t p = 0; p < ic_format_plane_count(o->format); p++)
+                for (int32_t y = 0; y < a.rows[p]; y++)
+                    if (memcmp(a.im.planes[p].data + (size_t)y * a.im.planes[p].stride,
+                               b.im.planes[p].data + (size_t)y * b.im.planes[p].stride, a.row_bytes[p]) != 0)
+                        FUZZ_FAIL();
+    }
+    guarded_free(&a);
+    guarded_free(&b);
+    band_check ca = {0, w, o->format, 0, 0, 0xcbf29ce484222325u}, cb = ca;
+    ic_set_num_threads(1);
+    const ic_status sa = ic_jpeg_decode_stream(jpeg, n, o, consume_band, &ca, &ra);
+    ic_set_num_threads(threads);
+    const ic_status sb = ic_jpeg_decode_stream(jpeg, n, &par, consume_band, &cb, &rb);
+    if (!same_outcome(sa, &ra, sb, &rb) || ca.next_row != cb.next_row || (sa == IC_OK && ca.hash != cb.hash)) FUZZ_FAIL();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -50,9 +92,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const uint8_t *jpeg = data;
     const size_t n = in.size;
 
+    /* The marker scan alone: a consistent answer whatever the bytes. */
+    ic_jpeg_restart_info ri;
+    ic_status st = ic_jpeg_scan_restarts(jpeg, n, &ri);
+    fuzz_expect(st, 1);
+    if (st == IC_OK && ri.splittable &&
+        (ri.restart_interval < 1 || ri.intervals < 1 || ri.cut_rows < 1 || ri.cut_rows >= ri.mcu_rows)) FUZZ_FAIL();
+
     int32_t w = 0, h = 0;
     ic_jpeg_decode_result r;
-    ic_status st = ic_jpeg_decode_size(jpeg, n, &o, &w, &h, &r);
+    st = ic_jpeg_decode_size(jpeg, n, &o, &w, &h, &r);
     fuzz_expect(st, 1);
     if (st != IC_OK) return 0;
     if (w < 1 || h < 1 || (uint64_t)w * (uint64_t)h > 400000) FUZZ_FAIL();
@@ -92,9 +141,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         guarded_free(&g);
     }
 
-    band_check bc = {0, w, o.format, 0, (int)fuzz_u32(&in, 1) ? 0 : fuzz_range(&in, 1, h)};
+    band_check bc = {0, w, o.format, 0, (int)fuzz_u32(&in, 1) ? 0 : fuzz_range(&in, 1, h), 0};
     st = ic_jpeg_decode_stream(jpeg, n, &o, consume_band, &bc, &r);
     fuzz_expect(st, 1);
     if (st == IC_OK && bc.next_row != h) FUZZ_FAIL(); /* every row delivered exactly once */
+    compare_parallel(jpeg, n, &o, w, h, 2 + (int32_t)fuzz_u32(&in, 2));
     return 0;
 }

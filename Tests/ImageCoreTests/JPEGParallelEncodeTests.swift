@@ -100,6 +100,19 @@ struct JPEGParallelEncodeTests {
         #expect(try Self.same(small, .init(restartRows: 1), "640x480") == 1)
     }
 
+    @Test("an ICC profile of two APP2 chunks and caller EXIF with an orientation: the serial bytes, written once")
+    func metadata() throws {
+        let image = try Self.photo(1280, 960, .rgba8)
+        let icc = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) } // two chunks
+        let thumbnail = try JPEG.encode(try Self.photo(32, 24, .rgba8), options: .init(quality: 50))
+        let exif = ExifWriter.app1(thumbnail: thumbnail, layout: .init(orientation: 1))
+        let options = JPEG.EncodeOptions(orientation: .left, iccProfile: icc, exif: exif, restartRows: 1)
+        #expect(try Self.same(image, options, "ICC + EXIF") == 2)
+        let (bytes, _) = try Self.encode(image, options, threads: 2)
+        #expect(try JPEG.iccProfile(bytes) == icc, "the profile, once")
+        #expect(try JPEG.info(bytes).orientation == .left)
+    }
+
     @Test("defaults: restart markers every MCU row from 1 Mi pixels; no markers below, as tjCompress2")
     func automaticRestarts() throws {
         let large = try Self.photo(1280, 960, .rgba8) // 1 228 800 pixels

@@ -465,7 +465,7 @@ typedef struct ic_jpeg_restart_info {
  * makes before it splits a file (a vectorised search for markers; about a thousandth of a
  * full-size decode's time). No pixel is decoded and nothing image-sized is allocated.
  *
- * Parallel decode: ::ic_jpeg_decode (not ::ic_jpeg_decode_stream) splits a splittable file
+ * Parallel decode: ::ic_jpeg_decode splits a splittable file
  * into as many stripes as there are threads (::ic_get_num_threads, read once per call),
  * each decoded by an independent libjpeg decompressor straight into its rows of the
  * destination, when the decode is large enough to gain (about 512 kilopixels of output or
