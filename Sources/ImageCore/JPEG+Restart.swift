@@ -2,11 +2,11 @@ import CImageCore
 
 extension JPEG {
     /// What one pass over a file's entropy-coded data says about decoding it in parallel
-    /// (``JPEG/scanRestarts(_:)-(UnsafeRawBufferPointer)``).
+    /// (``JPEG/scanRestarts(_:)``).
     ///
     /// A baseline JPEG with restart markers at MCU-row boundaries (phone cameras and many
     /// editors write one every MCU row or so; ImageCore's encoder does for large images) is
-    /// decoded by ``JPEG/decode(_:into:options:)-(UnsafeRawBufferPointer,_,_)`` in stripes, one
+    /// decoded by ``JPEG/decode(_:into:options:)`` in stripes, one
     /// per thread, each by its own decompressor straight into its rows of the output, with the
     /// serial decode's pixels and report.
     public struct RestartInfo: Sendable, Hashable {
@@ -33,15 +33,12 @@ extension JPEG {
 
     /// Reads the header and scans the entropy-coded data for restart markers, as a parallel
     /// decode does before it splits the file (about a thousandth of a full decode's time).
-    /// - Throws: the errors of ``JPEG/info(_:)-(UnsafeRawBufferPointer)``.
-    public static func scanRestarts(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> RestartInfo {
+    /// The bytes are read in place.
+    /// - Throws: the errors of ``JPEG/info(_:)``.
+    public static func scanRestarts(_ bytes: borrowing some ByteSource & ~Escapable) throws(ImageError) -> RestartInfo {
         var c = ic_jpeg_restart_info()
-        try ImageError.check(ic_jpeg_scan_restarts(bytes.bytePointer, bytes.count, &c), "not a readable JPEG header")
+        let status = bytes.withBytes { raw in ic_jpeg_scan_restarts(raw.bytePointer, raw.count, &c) }
+        try ImageError.check(status, "not a readable JPEG header")
         return RestartInfo(c)
-    }
-
-    /// ``scanRestarts(_:)-(UnsafeRawBufferPointer)`` for bytes held in an array (lent in place).
-    public static func scanRestarts(_ bytes: [UInt8]) throws(ImageError) -> RestartInfo {
-        try withBytes(bytes) { raw throws(ImageError) in try scanRestarts(raw) }
     }
 }
