@@ -28,7 +28,7 @@ enum ScanCommand {
             let s: Scanner.ScanResult
             do throws(ImageError) {
                 s = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: mode, enhance: enhance, quality: quality,
-                                                           limits: settings.decodeOptions()))
+                                                           limits: settings.decodeOptions(), iccProfile: ImageFiles.iccProfile(bytes)))
             } catch { throw ImageFiles.named(job.input.path, error) }
             try ImageFiles.writeBytes(s.jpeg, to: out)
             let c = s.plan.crop

@@ -228,4 +228,20 @@ struct OrientationCLITests {
             }
         }
     }
+
+    @Test("scan carries the photo's RGB profile byte for byte to a colour page, and none to a gray one")
+    func scanProfile() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let icc = try PNGFixtures.bytes("rgb8-icc", "icc")
+        let jpg = dir.appendingPathComponent("in.jpg").path
+        try Data(try JPEG.encode(try Self.picture(width: 64, height: 40), options: .init(quality: 95, iccProfile: icc)))
+            .write(to: URL(fileURLWithPath: jpg))
+        for (mode, want) in [("color", icc), ("gray", nil)] as [(String, [UInt8]?)] {
+            let out = dir.appendingPathComponent("\(mode).jpg").path
+            let r = try CLITests.run(["scan", jpg, out, "--corners", "4,4,60,4,60,36,4,36", "--size", "40x30", "--mode", mode])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try JPEG.iccProfile(try Self.bytes(out)) == want, "\(mode)")
+        }
+    }
 }

@@ -33,12 +33,25 @@ public enum Scanner {
         /// Decode limits and strictness (`maxPixels`, `maxMemory`, `strict`, `minValidShare`);
         /// scale and crop are the plan's.
         public var limits: JPEG.DecodeOptions
+        /// An ICC profile to embed in the output, byte for byte (pass the photo's own,
+        /// ``JPEG/iccProfile(_:)``, to keep its colours); written only where it describes the
+        /// page: an RGB profile ('RGB ' data colour space) on a colour page, a 'GRAY' one on a
+        /// gray or black-and-white page; `nil`: none.
+        public var iccProfile: [UInt8]?
         public init(corners: Quad? = nil, size: RectifiedSize = .paper(.a4, dpi: 150), mode: EnhanceMode = .color,
                     enhance: Bool = true, quality: Int = 85, interpolation: Interpolation = .bilinear,
-                    limits: JPEG.DecodeOptions = .init()) {
+                    limits: JPEG.DecodeOptions = .init(), iccProfile: [UInt8]? = nil) {
             self.corners = corners; self.size = size; self.mode = mode
             self.enhance = enhance; self.quality = quality; self.interpolation = interpolation
             self.limits = limits
+            self.iccProfile = iccProfile
+        }
+
+        /// ``iccProfile`` when it describes a page of `format`, else nil.
+        func profile(for format: PixelFormat) -> [UInt8]? {
+            guard let icc = iccProfile, icc.count >= 20 else { return nil }
+            let space = Array(icc[16..<20])
+            return space == Array((format == .gray8 ? "GRAY" : "RGB ").utf8) ? icc : nil
         }
     }
 
@@ -157,7 +170,8 @@ public enum Scanner {
             }
         } // the scratch is freed here, before encoding
         try ImageError.check(status, "scan: \(plan.crop.width)x\(plan.crop.height) crop at \(plan.scale_num)/8 -> \(page.width)x\(page.height)")
-        let bytes = try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up))
+        let bytes = try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up,
+                                                         iccProfile: options.profile(for: page.format)))
         return ScanResult(jpeg: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,
                           height: page.height, orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
                           peakPixelBytes: 0, warnings: warnings)
