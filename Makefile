@@ -76,9 +76,11 @@ sanitize: deps
 
 ## make fuzz: every libFuzzer harness in fuzz/ (ASan + UBSan; decode and kernels on both parallel
 ## backends; the Swift readers' harness built by swiftc -sanitize=fuzzer) for FUZZ_SECONDS (60)
-## each; prints execs, edges and findings per harness.
+## each; prints execs, edges and findings per harness. libjpeg-turbo is built instrumented from
+## its Debian source package (FUZZ_LIBJPEG=source, cached in .build-fuzz; the CI smoke links
+## the system's library instead).
 fuzz: deps
-	fuzz/run.sh
+	FUZZ_LIBJPEG=$${FUZZ_LIBJPEG:-source} fuzz/run.sh
 
 clean:
 	rm -rf .build .build-cmake .build-cmake-san .build-fuzz .build-stress .build-static .build-cmake-install

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds every libFuzzer harness in fuzz/ with clang
 # -fsanitize=fuzzer,address,undefined (float-cast-overflow included) against the C core
-# (compiled once into .build-fuzz/obj; libjpeg-turbo, libspng and Little CMS are the system's,
-# uninstrumented), generates the seed corpora (fuzz/seeds.c: JPEGs of every kind;
+# (compiled once into .build-fuzz/obj; libspng and Little CMS are the system's, uninstrumented;
+# libjpeg-turbo too unless FUZZ_LIBJPEG=source), generates the seed corpora (fuzz/seeds.c: JPEGs of every kind;
 # fuzz/png_seeds.c: PNGs made by the codec itself; fuzz/icc_seeds.c: ICC profiles made by
 # Little CMS; a few PNM / raw YUV files), and runs each harness for FUZZ_SECONDS (default 60)
 # with its corpus in .build-fuzz/corpus/<harness>, one at a time.
@@ -15,7 +15,8 @@
 # .build-fuzz/<harness>-crash-*).
 #   FUZZ_SECONDS=600 make fuzz     FUZZ_ONLY="jpeg_fuzz kernels_fuzz_omp" make fuzz
 #   FUZZ_CC=/path/to/clang make fuzz    FUZZ_BUILD_JOBS: parallel compiles (2)
-#   FUZZ_NO_BUILD=1: run the harnesses already built
+#   FUZZ_NO_BUILD=1: run the harnesses already built; FUZZ_BUILD_ONLY=1: build, do not run
+#   FUZZ_LIBJPEG=source: link libjpeg-turbo built instrumented from its Debian source (below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
@@ -44,6 +45,41 @@ libs=($(pkg-config --libs libturbojpeg libjpeg spng lcms2) -lpthread -lm)
 sanitizers=address,undefined,float-cast-overflow
 san=(-fsanitize=fuzzer,$sanitizers -fno-sanitize-recover=all)
 jobs=${FUZZ_BUILD_JOBS:-2}
+
+# libjpeg-turbo built instrumented, so that coverage counts the codec too (FUZZ_LIBJPEG=source;
+# `make fuzz` sets it, the CI smoke links the system's library): the source package of the
+# installed libjpeg62-turbo-dev, fetched by apt-get source through a private sources list
+# (deb-src of the release's main; the system's apt configuration is not touched), unpacked by
+# dpkg-source (Debian's patches applied) and built once into .build-fuzz/libjpeg-turbo with the
+# harnesses' flags, C only (WITH_SIMD=0: assembly would not be instrumented). If any step
+# fails, the system library is used and the reason printed.
+build_libjpeg() { # $1: the directory; each step's failure is printed and ends the build
+    local ljt=$1 codename version
+    rm -rf "$ljt" && mkdir -p "$ljt/apt/lists/partial" "$ljt/src" || return 1
+    codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+    echo "deb-src http://deb.debian.org/debian $codename main" > "$ljt/apt/sources.list"
+    local apt=(-o Dir::Etc::SourceList="$ljt/apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+               -o Dir::State::Lists="$ljt/apt/lists")
+    apt-get "${apt[@]}" update -qq || return 1
+    version=$(dpkg-query -W -f '${source:Version}' libjpeg62-turbo-dev) || return 1
+    (cd "$ljt/src" && apt-get "${apt[@]}" source --download-only -qq "libjpeg-turbo=$version" &&
+        dpkg-source -x ./*.dsc tree >/dev/null) || return 1
+    cmake -S "$ljt/src/tree" -B "$ljt/build" -DENABLE_SHARED=0 -DWITH_SIMD=0 -DCMAKE_BUILD_TYPE=None \
+        -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="-O1 -g -fsanitize=fuzzer-no-link,$sanitizers -fno-sanitize-recover=all" \
+        >"$ljt/cmake.log" 2>&1 || { tail -20 "$ljt/cmake.log"; return 1; }
+    make -C "$ljt/build" -j"$jobs" jpeg-static >"$ljt/make.log" 2>&1 || { tail -20 "$ljt/make.log"; return 1; }
+}
+harness_libs=("${libs[@]}")
+if [[ ${FUZZ_LIBJPEG:-system} == source ]]; then
+    ljt="$PWD/$out/libjpeg-turbo"
+    if [[ ! -f $ljt/build/libjpeg.a ]] && ! build_libjpeg "$ljt"; then
+        echo "fuzz: could not build libjpeg-turbo from its Debian source package (above); using the system's"
+    fi
+    if [[ -f $ljt/build/libjpeg.a ]]; then # the core and the harnesses use jpeglib.h only (TurboJPEG: the seeds)
+        harness_libs=("$ljt/build/libjpeg.a" $(pkg-config --libs spng lcms2) -lpthread -lm)
+        echo "fuzz: harnesses link libjpeg-turbo $(dpkg-query -W -f '${source:Version}' libjpeg62-turbo-dev) built instrumented ($ljt/build)"
+    fi
+fi
 
 # The C core is compiled once (instrumented, -fsanitize=fuzzer-no-link) into $out/obj and
 # every harness links those objects; parallel.c twice, the second with the OpenMP runtime
@@ -106,7 +142,7 @@ build() { # name source [extra flags...]
     local name=$1 src=$2; shift 2
     local core=("${core_serial[@]}")
     [[ $name == *_omp ]] && core=("${core_omp[@]}")
-    "$cc" "${flags[@]}" "${ld[@]}" "${san[@]}" "$src" "${core[@]}" -o "$out/$name" "${libs[@]}" "$@"
+    "$cc" "${flags[@]}" "${ld[@]}" "${san[@]}" "$src" "${core[@]}" -o "$out/$name" "${harness_libs[@]}" "$@"
 }
 # The Swift readers (fuzz/readers_fuzz.swift): compiled with the ImageCore sources into one
 # module by swiftc -sanitize=fuzzer,address (its ASan runtime carries UBSan's handlers), against the instrumented core.
@@ -123,7 +159,7 @@ build_swift() {
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g "${swift_ld[@]}" \
         -module-name ImageCoreReadersFuzz -I "$maps" -Xcc -I"$PWD/Sources/CImageCore/include" \
         $(find Sources/ImageCore -name '*.swift' | sort) fuzz/readers_fuzz.swift "${core_serial[@]}" \
-        -o "$out/readers_fuzz" $(printf -- '-Xlinker %s ' "${libs[@]}")
+        -o "$out/readers_fuzz" $(printf -- '-Xlinker %s ' "${harness_libs[@]}")
 }
 all=(jpeg_fuzz jpeg_fuzz_omp jpeg_lowfreq_fuzz probe_fuzz pipeline_fuzz encode_fuzz png_fuzz icc_fuzz kernels_fuzz kernels_fuzz_omp readers_fuzz)
 only=(${FUZZ_ONLY:-${all[@]}})
@@ -134,6 +170,8 @@ only=(${FUZZ_ONLY:-${all[@]}})
         *) build "$h" "fuzz/$h.c" ;;
     esac
 done
+
+[[ -z "${FUZZ_BUILD_ONLY:-}" ]] || exit 0
 
 status=0
 summary=()
