@@ -18,6 +18,20 @@ if grep -Ei 'foundation|icu|libswift|libdispatch' <<<"$needed$linked"; then
     echo "check-install: the installed CLI links Foundation, ICU or a dynamic Swift runtime" >&2
     fail=1
 fi
+# A position-independent executable (ASLR kept), and the OpenMP runtime, libjpeg and libstdc++
+# linked in (scripts/build-cli.sh) when their archives exist here.
+readelf -h "$cli" | grep -q 'DYN (Position-Independent Executable' || { echo "check-install: not a PIE" >&2; fail=1; }
+for pair in libomp5:libomp libjpeg:libjpeg libstdc++:libstdc++; do
+    if [[ -e .build-static/static-links/${pair%%:*}.a ]] && grep -q "${pair#*:}" <<<"$needed"; then
+        echo "check-install: ${pair#*:} is linked dynamically" >&2; fail=1
+    fi
+done
+# The statically linked OpenMP runtime runs a parallel call on 2 threads (one thread started).
+ppm=$(mktemp --suffix=.pgm)
+python3 -c "import sys; sys.stdout.buffer.write(b'P5\n2048 2048\n255\n' + bytes(range(256)) * 16384)" > "$ppm"
+threads=$(IC_NUM_THREADS=2 strace -f -e trace=clone,clone3 "$cli" resize "$ppm" "$ppm.out.pgm" --fit 1500x1500 --quiet 2>&1 | grep -c 'clone' || true)
+rm -f "$ppm" "$ppm.out.pgm"
+[[ "$threads" -ge 1 ]] || { echo "check-install: IC_NUM_THREADS=2 started no thread" >&2; fail=1; }
 for f in lib/libimagecore.a include/imagecore.h lib/pkgconfig/imagecore.pc share/man/man1/imagecore.1 \
          share/bash-completion/completions/imagecore share/zsh/site-functions/_imagecore share/fish/vendor_completions.d/imagecore.fish; do
     [[ -e "$prefix/$f" || -e "$prefix/${f/lib\//lib64\/}" ]] || { echo "check-install: missing $f" >&2; fail=1; }

@@ -2,7 +2,7 @@
 # Installs the Debian packages ImageCore needs, if any are missing (`make deps`).
 # As root it uses apt-get directly, otherwise sudo. On macOS it prints the Homebrew line.
 set -euo pipefail
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libomp-dev cmake pkg-config parallel "$@")
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libomp-dev cmake pkg-config parallel strace "$@")
 
 if [[ "$(uname -s)" == Darwin ]]; then
     echo "macOS: install the dependencies with: brew install jpeg-turbo libspng little-cms2 libomp cmake pkg-config"

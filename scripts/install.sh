@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make install PREFIX=…`: the `imagecore` CLI built with the static Swift standard library
-# (a build flag, so the package manifest stays a clean versioned dependency), its shell
+# `make install PREFIX=…`: the `imagecore` CLI built lean by scripts/build-cli.sh (static Swift
+# standard library, libjpeg and OpenMP runtime; build flags only, so the package manifest stays
+# a clean versioned dependency), its shell
 # completions and man page (generated from its argument declarations), and the C library,
 # header, CMake config and pkg-config file from the CMake build.
 #   scripts/install.sh PREFIX
@@ -10,8 +11,7 @@ prefix=${1:?usage: scripts/install.sh PREFIX}
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 
-swift build -c release --product imagecore --static-swift-stdlib --build-path .build-static
-bin=.build-static/release/imagecore
+bin=$(scripts/build-cli.sh)
 
 cmake -S . -B .build-cmake-install -DCMAKE_BUILD_TYPE=Release -DIMAGECORE_SANITIZE=OFF -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
 cmake --build .build-cmake-install -j2 >/dev/null

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh openjdk-17-jre-headless python3-venv
 if [[ -z "${1:-}" ]]; then
-    swift build -c release --product imagecore --static-swift-stdlib --build-path .build-static
+    scripts/build-cli.sh > /dev/null
 fi
 ic=$(realpath "${1:-.build-static/release/imagecore}")
 venv=.build-scale/venv

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 workers=${1:-2}
-swift build -c release --product imagecore --static-swift-stdlib --build-path .build-static
+scripts/build-cli.sh > /dev/null
 swift build -c release --product bench
 ic=$(realpath .build-static/release/imagecore)
 bench=$(swift build -c release --show-bin-path)/bench

@@ -20,10 +20,9 @@ OUT = os.path.join(HERE, "out")
 
 
 def build_static_cli():
-    """The CLI as `make install` builds it: --static-swift-stdlib, release."""
-    subprocess.run(["swift", "build", "-c", "release", "--product", "imagecore", "--static-swift-stdlib",
-                    "--build-path", ".build-static"], cwd=ROOT, check=True, capture_output=True)
-    return os.path.join(ROOT, ".build-static", "release", "imagecore")
+    """The CLI as `make install` builds it (scripts/build-cli.sh)."""
+    r = subprocess.run([os.path.join(ROOT, "scripts", "build-cli.sh")], cwd=ROOT, check=True, capture_output=True, text=True)
+    return os.path.join(ROOT, r.stdout.strip())
 
 
 def build_tools():
