@@ -374,6 +374,11 @@ static int try_parallel(j_decompress_ptr cinfo, decode_job *job, ic_status *stat
 static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
     decode_job *job = (decode_job *)context;
     j_decompress_ptr cinfo = &dec->cinfo;
+    /* A streamed file (ic_jpeg_decode_options::read): the headers are in data, the rest of
+     * the file comes through the reader. Never for a size (headers only: nothing may be read
+     * past them) nor an EXIF thumbnail (its bytes are in data). */
+    const int streamed = job->opt.read != NULL && !job->size_only && !(job->opt.flags & IC_JPEG_EXIF_THUMBNAIL);
+    if (streamed) ic__jpeg_source_stream(cinfo, &dec->src, job->opt.read, job->opt.read_context);
     plan_decode(cinfo, job);
     if (job->size_only) return IC_OK;
 
@@ -393,8 +398,9 @@ static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
     /* One dispatch: progressive files at 1/8 and 1/4 to the scans those scales read, row by
      * row (jpeg_lowfreq.c); baseline files with restart markers at MCU-row boundaries to
      * stripes decoded in parallel (jpeg_parallel.c); the rest, and anything either does not
-     * take, to libjpeg here. */
-    if (!job->stripe) {
+     * take, to libjpeg here. A streamed file goes to libjpeg: both others read the whole file
+     * from memory. */
+    if (!job->stripe && !streamed) {
         int used = 0;
         const ic_status st = ic__jpeg_decode_lowfreq(cinfo, job->data, job->size, &job->plan, &used);
         if (used) {
@@ -403,7 +409,7 @@ static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
         }
     }
     ic_status parallel_status;
-    if (try_parallel(cinfo, job, &parallel_status)) {
+    if (!streamed && try_parallel(cinfo, job, &parallel_status)) {
         ((ic_jpeg_error *)cinfo->err)->decoding = 1; /* every row came from the data */
         return parallel_status;
     }

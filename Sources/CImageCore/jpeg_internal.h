@@ -64,10 +64,19 @@ typedef struct ic_jpeg_source {
     struct jpeg_source_mgr pub;
     const uint8_t *data;
     size_t size;
+    ic_jpeg_read_fn read;   /* the rest of the file after data[0..size), or NULL */
+    void *read_context;
+    uint8_t *buffer;        /* read's chunks (libjpeg's image pool) */
+    size_t capacity;
 } ic_jpeg_source;
 
 IC_INTERNAL void ic__jpeg_source_init(j_decompress_ptr cinfo, ic_jpeg_source *src,
                                       const uint8_t *data, size_t size);
+
+/* The file continues after the bytes given through `read` (ic_jpeg_decode_options::read), in
+ * chunks of a buffer from libjpeg's image pool. Call before the first byte is read beyond data. */
+IC_INTERNAL void ic__jpeg_source_stream(j_decompress_ptr cinfo, ic_jpeg_source *src,
+                                        ic_jpeg_read_fn read, void *read_context);
 
 /* ---- decompressor lifetime (jpeg_source.c) -------------------------------------- */
 

@@ -132,8 +132,19 @@ static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
 
 static void src_init(j_decompress_ptr cinfo) { (void)cinfo; }
 
-/* Called only when the data is exhausted: feed an EOI marker, and warn (as jdatasrc.c). */
+/* Called only when the data is exhausted: the next chunk from the reader if there is one,
+ * else feed an EOI marker, and warn (as jdatasrc.c). */
 static boolean src_fill(j_decompress_ptr cinfo) {
+    ic_jpeg_source *src = (ic_jpeg_source *)cinfo->src;
+    if (src->read) {
+        const size_t n = src->read(src->read_context, src->buffer, src->capacity);
+        if (n > 0 && n <= src->capacity) {
+            src->pub.next_input_byte = src->buffer;
+            src->pub.bytes_in_buffer = n;
+            return TRUE;
+        }
+        src->read = NULL; /* the end (or a read error): never asked again */
+    }
     WARNMS(cinfo, JWRN_JPEG_EOF);
     cinfo->src->next_input_byte = fake_eoi;
     cinfo->src->bytes_in_buffer = 2;
@@ -143,6 +154,12 @@ static boolean src_fill(j_decompress_ptr cinfo) {
 static void src_skip(j_decompress_ptr cinfo, long count) {
     struct jpeg_source_mgr *src = cinfo->src;
     if (count <= 0) return;
+    /* A streamed file: skip through the reader's chunks (an EOI fed at the end stops it). */
+    while ((unsigned long)count > src->bytes_in_buffer && ((ic_jpeg_source *)src)->read) {
+        count -= (long)src->bytes_in_buffer;
+        src->bytes_in_buffer = 0;
+        (void)src_fill(cinfo);
+    }
     if ((unsigned long)count > src->bytes_in_buffer) {
         (void)src_fill(cinfo); /* skipping past the end: the file is truncated */
         return;
@@ -157,6 +174,10 @@ void ic__jpeg_source_init(j_decompress_ptr cinfo, ic_jpeg_source *src, const uin
                           size_t size) {
     src->data = data;
     src->size = size;
+    src->read = NULL;
+    src->read_context = NULL;
+    src->buffer = NULL;
+    src->capacity = 0;
     src->pub.init_source = src_init;
     src->pub.fill_input_buffer = src_fill;
     src->pub.skip_input_data = src_skip;
@@ -165,6 +186,18 @@ void ic__jpeg_source_init(j_decompress_ptr cinfo, ic_jpeg_source *src, const uin
     src->pub.next_input_byte = data;
     src->pub.bytes_in_buffer = size;
     cinfo->src = &src->pub;
+}
+
+enum { STREAM_CHUNK = 64 * 1024 };
+
+void ic__jpeg_source_stream(j_decompress_ptr cinfo, ic_jpeg_source *src, ic_jpeg_read_fn read,
+                            void *read_context) {
+    if (!read) return;
+    /* The permanent pool: the buffer lives until the decompressor is destroyed. */
+    src->buffer = (uint8_t *)(*cinfo->mem->alloc_large)((j_common_ptr)cinfo, JPOOL_PERMANENT, STREAM_CHUNK);
+    src->capacity = STREAM_CHUNK;
+    src->read_context = read_context;
+    src->read = read;
 }
 
 /* ---- memory budget -------------------------------------------------------------------

@@ -17,14 +17,8 @@ enum ThumbnailCommand {
             let out = job.output!
             let kind = try ImageFiles.outputKind(of: out, stdoutKind: .jpeg)
             guard kind == .jpeg || kind == .png else { throw ImageError(.invalidArgument, "\(out): thumbnails are JPEG or PNG; use .jpg or .png") }
-            let bytes = try ImageFiles.bytes(job.input.path)
-            var t: StreamedThumbnail
-            do throws(ImageError) {
-                t = try ImageFiles.thumbnail(bytes, box: box, settings: settings, linearLight: linear)
-            } catch { throw ImageFiles.named(job.input.path, error) }
             var r = FileResult()
-            r.iccProfile = ImageFiles.iccProfile(bytes)
-            if settings.keepMetadata { r.exif = ImageFiles.exif(bytes) }
+            var t = try ImageFiles.thumbnail(path: job.input.path, box: box, settings: settings, linearLight: linear, result: &r)
             try ImageFiles.toSRGB(&t.image, settings: settings, result: &r) // on the small result
             try ImageFiles.writeBytes(try ImageFiles.encode(t.image, kind: kind, quality: quality, icc: r.iccProfile, exif: r.exif), to: out)
             r.width = t.image.width; r.height = t.image.height; r.scale = t.scale

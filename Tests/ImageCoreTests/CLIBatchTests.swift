@@ -190,6 +190,27 @@ struct CLIBatchTests {
         #expect(batch.stderr.contains("1 with decoder warnings"), "\(batch.stderr)")
     }
 
+    @Test("thumbnail streams a JPEG larger than its headers from the file: the pixels of the in-memory thumbnail; a cut one warns, and fails under --strict")
+    func streamedFromFile() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let full = JPEGFixtures.photo(width: 1600, height: 1200, quality: 95)
+        #expect(full.count > 3 * (128 << 10)) // streamed: more than the 128 KiB of headers read first
+        try Self.write(full, dir + "/big.jpg")
+        try Self.write(Array(full.prefix(full.count * 8 / 10)), dir + "/cut.jpg")
+        let r = try CLITests.run(["thumbnail", dir + "/big.jpg", "-o", dir + "/big.png", "--size", "200"])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let expected = try Thumbnailer.thumbnail(full, maxWidth: 200, maxHeight: 200).take()
+        let written = try PNG.decode(try Self.read(dir + "/big.png"), format: .rgba8)
+        #expect(written.width == expected.width && written.height == expected.height)
+        #expect(JPEGFixtures.packed(written, plane: 0) == JPEGFixtures.packed(expected, plane: 0))
+        let cut = try CLITests.run(["thumbnail", dir + "/cut.jpg", "-o", dir + "/cut.png", "--size", "200"])
+        let lines = cut.stderr.split(separator: "\n")
+        #expect(cut.status == 0 && lines.count == 1 && lines[0].hasPrefix("imagecore: warning: \(dir)/cut.jpg: "), "\(cut.stderr)")
+        let strict = try CLITests.run(["thumbnail", dir + "/cut.jpg", "-o", dir + "/strict.png", "--size", "200", "--strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("cut.jpg") && !Self.exists(dir + "/strict.png"), "\(strict.stderr)")
+    }
+
     @Test("--files-from (lines, NUL-separated, stdin) and '-' through pipes")
     func filesFromAndPipes() throws {
         let dir = try Self.tempDir()

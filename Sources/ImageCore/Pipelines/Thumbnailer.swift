@@ -57,41 +57,75 @@ public enum Thumbnailer {
                                  bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
                                  useEmbeddedThumbnail: Bool = true, linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> StreamedThumbnail in
-            guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
-            guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
-            var options = ic_thumbnail_options()
-            options.max_width = Int32(clamping: maxWidth)
-            options.max_height = Int32(clamping: maxHeight)
-            options.format = format.cValue
-            options.min_residual = minResidual
-            options.band_rows = Int32(clamping: bandRows)
-            options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
-            options.no_exif_thumbnail = useEmbeddedThumbnail ? 0 : 1
-            options.linear_light = linearLight ? 1 : 0
-            var plan = ic_thumbnail_plan()
-            try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
-                                                        &options, &plan),
-                                 "thumbnail \(maxWidth)x\(maxHeight) of a \(jpeg.count)-byte JPEG")
-            var image = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format,
-                                        alphaMode: format == .rgba8 ? .opaque : .straight)
-            var result = ic_jpeg_decode_result()
-            var status = IC_OK
-            do {
-                let scratch = try ScratchBuffer(bytes: plan.scratch_size)
-                status = scratch.withUnsafeBytes { raw in
-                    image.withUnsafeMutableImage { dst in
-                        ic_thumbnail_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count, &plan,
-                                          raw.baseAddress, raw.count, dst, &result)
-                    }
-                }
-            } // the scratch is freed here
-            try ImageError.check(status, JPEG.DecodeReport.text(result))
-            image.orientation = .up
-            return StreamedThumbnail(image: image, scale: Int(plan.scale_num), decodedWidth: Int(plan.decoded_width),
-                                     decodedHeight: Int(plan.decoded_height),
-                                     orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
-                                     report: JPEG.DecodeReport(result),
-                                     source: plan.source == IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL ? .exifThumbnail : .mainImage)
+            try thumbnail(jpeg, reader: nil, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual,
+                          bandRows: bandRows, limits: limits, useEmbeddedThumbnail: useEmbeddedThumbnail, linearLight: linearLight)
         }
+    }
+
+    /// A thumbnail of a JPEG file streamed from `descriptor`: `headers` holds the file's
+    /// first bytes, through its first SOS marker (``JPEG/info(_:)`` succeeds on them), and the
+    /// descriptor is positioned right after them. The decode reads the rest in 64 KiB chunks
+    /// as it needs it (at most `remaining` bytes), so the file is never in memory whole.
+    /// Progressive files are decoded by libjpeg here (its whole-image coefficient buffer):
+    /// read those whole and use the in-memory thumbnail. A read error ends the data as a
+    /// truncation does (a warning in ``StreamedThumbnail/report``).
+    /// - Throws: as the in-memory thumbnail.
+    public static func thumbnail(headers: borrowing some ByteSource & ~Escapable, descriptor: Int32, remaining: Int,
+                                 maxWidth: Int, maxHeight: Int, format: PixelFormat = .rgba8, minResidual: Double = 1,
+                                 bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
+                                 useEmbeddedThumbnail: Bool = true, linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
+        var reader = DescriptorReader(descriptor: descriptor, remaining: max(0, remaining))
+        return try headers.withBytes { (raw) throws(ImageError) -> StreamedThumbnail in
+            try withUnsafeMutablePointer(to: &reader) { (r) throws(ImageError) -> StreamedThumbnail in
+                try thumbnail(raw, reader: r, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual,
+                              bandRows: bandRows, limits: limits, useEmbeddedThumbnail: useEmbeddedThumbnail, linearLight: linearLight)
+            }
+        }
+    }
+
+    /// The one-call thumbnail over `jpeg` (with a reader: only the headers).
+    static func thumbnail(_ jpeg: UnsafeRawBufferPointer, reader: UnsafeMutablePointer<DescriptorReader>?,
+                          maxWidth: Int, maxHeight: Int, format: PixelFormat, minResidual: Double,
+                          bandRows: Int, limits: JPEG.DecodeOptions,
+                          useEmbeddedThumbnail: Bool, linearLight: Bool) throws(ImageError) -> StreamedThumbnail {
+        guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
+        guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
+        var options = ic_thumbnail_options()
+        options.max_width = Int32(clamping: maxWidth)
+        options.max_height = Int32(clamping: maxHeight)
+        options.format = format.cValue
+        options.min_residual = minResidual
+        options.band_rows = Int32(clamping: bandRows)
+        options.decode = try limits.cValue(format: format, bytes: jpeg) // limits and flags; the plan sets the rest
+        options.no_exif_thumbnail = useEmbeddedThumbnail ? 0 : 1
+        options.linear_light = linearLight ? 1 : 0
+        if let reader {
+            options.decode.read = DescriptorReader.read
+            options.decode.read_context = UnsafeMutableRawPointer(reader)
+        }
+        var plan = ic_thumbnail_plan()
+        try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
+                                                    &options, &plan),
+                             "thumbnail \(maxWidth)x\(maxHeight) of a \(jpeg.count)-byte JPEG")
+        var image = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format,
+                                    alphaMode: format == .rgba8 ? .opaque : .straight)
+        var result = ic_jpeg_decode_result()
+        var status = IC_OK
+        do {
+            let scratch = try ScratchBuffer(bytes: plan.scratch_size)
+            status = scratch.withUnsafeBytes { raw in
+                image.withUnsafeMutableImage { dst in
+                    ic_thumbnail_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count, &plan,
+                                      raw.baseAddress, raw.count, dst, &result)
+                }
+            }
+        } // the scratch is freed here
+        try ImageError.check(status, JPEG.DecodeReport.text(result))
+        image.orientation = .up
+        return StreamedThumbnail(image: image, scale: Int(plan.scale_num), decodedWidth: Int(plan.decoded_width),
+                                 decodedHeight: Int(plan.decoded_height),
+                                 orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
+                                 report: JPEG.DecodeReport(result),
+                                 source: plan.source == IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL ? .exifThumbnail : .mainImage)
     }
 }

@@ -253,6 +253,18 @@ typedef enum ic_jpeg_decode_flags {
 } ic_jpeg_decode_flags;
 
 /**
+ * Reads the next bytes of a JPEG file for a streamed decode (::ic_jpeg_decode_options::read).
+ * @param context   ::ic_jpeg_decode_options::read_context.
+ * @param buffer    receives the bytes.
+ * @param capacity  bytes at `buffer` (> 0).
+ * @return the number of bytes read, 1..capacity; 0 at the end of the file or on a read error
+ *         (the decoder then ends the data as for a truncated file: a JWRN_JPEG_EOF warning, the
+ *         missing rows grey, under the data-sanity rule). A host that must tell a read error
+ *         from the end keeps it in its context.
+ */
+typedef size_t (*ic_jpeg_read_fn)(void *context, uint8_t *buffer, size_t capacity);
+
+/**
  * Decode options. A zeroed struct (or a NULL pointer) means: full size, no crop, the
  * default limits, non-strict. ::ic_jpeg_decode_options_init gives the same values.
  *
@@ -300,6 +312,19 @@ typedef struct ic_jpeg_decode_options {
                                   ::ic_jpeg_decode_result::valid_rows). 1..1000; 0 =
                                   ::IC_JPEG_DEFAULT_MIN_VALID_PERMILLE (500); negative = no rule (missing
                                   rows decode grey with a warning). Values above 1000: invalid. */
+    ic_jpeg_read_fn read;    /**< Optional: the file continues after `data[0..size)` and the decoder
+                                  reads the rest through this function as it needs it (a file
+                                  streamed from a descriptor: a 64 KiB buffer is resident instead of
+                                  the whole file). `data` must then hold the headers through the
+                                  first SOS marker (::ic_jpeg_probe succeeds on it). Used by the
+                                  decodes that read pixels (::ic_jpeg_decode, ::ic_jpeg_decode_stream
+                                  and the calls built on them) of the main image with libjpeg; never
+                                  by ::ic_jpeg_decode_size (headers only), an EXIF thumbnail decode
+                                  (its bytes are in the headers), nor the progressive low-frequency
+                                  decoder (which needs the whole file: a progressive file is decoded
+                                  by libjpeg instead, with its whole-image coefficient buffer). NULL =
+                                  the file is `data[0..size)`. */
+    void *read_context;      /**< Passed to `read`. */
 } ic_jpeg_decode_options;
 
 /**
