@@ -130,7 +130,9 @@ ic_status ic_scan_jpeg(const uint8_t *data, size_t size, const ic_scan_plan *pla
     d.crop_width = plan->crop.width;
     d.crop_height = plan->crop.height;
     ic_jpeg_decode_result result;
-    if ((st = ic_jpeg_decode(data, size, &d, &crop, &result)) != IC_OK) return st;
+    st = ic_jpeg_decode(data, size, &d, &crop, &result);
+    if (o->result) *o->result = result; /* warnings for the host to report */
+    if (st != IC_OK) return st;
 
     /* 2. Rectified into dst, the orientation composed into the mapping; paper-white fill. */
     ic_warp_options w = ic_warp_options_default(plan->format);

@@ -9,11 +9,12 @@ import Darwin
 /// `imagecore contact-sheet DIR OUT.jpg`: a grid of a folder's JPEGs, rendered through the
 /// thumbnail renderer (DCT-scaled decode + Lanczos-3, EXIF orientation applied) and encoded
 /// as one JPEG. Files that cannot be rendered get an empty cell and a line on stderr; the
-/// exit status is then non-zero.
+/// exit status is then non-zero. Damaged files that still render (decoder warnings) get a
+/// warning line each and count in the summary; with `--strict` they fail like the others.
 enum ContactSheet {
     static let spec = CommandSpec(
         name: "contact-sheet", abstract: "Render a grid of a folder's JPEG photos through the thumbnail renderer.",
-        discussion: "Files that cannot be rendered get an empty cell and one line on standard error; the exit status is then 1.",
+        discussion: "Files that cannot be rendered get an empty cell and one line on standard error; the exit status is then 1. Damaged files that still render (decoder warnings, e.g. truncated) get one warning line each; with --strict they fail.",
         positionals: [PositionalSpec(name: "folder", help: "A folder of JPEG files (.jpg/.jpeg).", completion: .directory),
                       PositionalSpec(name: "output", help: "Output JPEG ('-': standard output).")],
         options: [
@@ -59,13 +60,15 @@ enum ContactSheet {
         config.workerCount = 0 // the workers below run the queue, then the command moves on
         let page = columns * 4
         config.cacheBudget = page * (size * ((size * 4 + 63) / 64 * 64) + 4096)
+        var decoder = JPEGThumbnailDecoder()
+        decoder.limits = settings.decodeOptions() // --strict: a warning fails the cell
         let renderer = ThumbnailRenderer<String>(
             source: ThumbnailSource.fullSizePhotos { (path) throws(ImageError) in try FileBytes.read(path: path) },
-            decoder: JPEGThumbnailDecoder(), configuration: config)
+            decoder: decoder, configuration: config)
         defer { renderer.shutdown() }
         renderer.setItems(files)
 
-        var failures = 0
+        var failures = 0, warned = 0
         for start in stride(from: 0, to: files.count, by: page) {
             let chunk = Array(files[start..<min(files.count, start + page)])
             renderer.setVisible(chunk)
@@ -76,6 +79,11 @@ enum ContactSheet {
                 let index = start + i
                 do {
                     let thumb = try renderer.cachedImage(for: path) ?? renderer.image(for: path)
+                    if thumb.warnings.count > 0 { // one line per damaged file, as every command
+                        warned += 1
+                        Console.err("imagecore: warning: \(path): \(thumb.warnings.last ?? "corrupt data")"
+                                    + (thumb.warnings.count > 1 ? " (\(thumb.warnings.count) decoder warnings)" : ""))
+                    }
                     try thumb.withPixelBuffer { (image: borrowing PixelBuffer) throws(ImageError) in
                         try Self.place(image, into: &sheet, x: Self.margin + (index % columns) * cell + (size - image.width) / 2,
                                    y: Self.margin + (index / columns) * cell + (size - image.height) / 2)
@@ -89,6 +97,7 @@ enum ContactSheet {
         }
         try ImageFiles.write(sheet, to: output, quality: quality, stdoutKind: .jpeg)
         let summary = "\(output): \(files.count - failures) of \(files.count) photos, \(columns) × \(rows) cells of \(size) px"
+            + (warned > 0 ? ", \(warned) with decoder warnings" : "")
         if output == "-" { Console.err(summary) } else if !settings.quiet { Console.out(summary) }
         return failures
     }

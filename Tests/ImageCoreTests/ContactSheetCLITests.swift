@@ -32,6 +32,51 @@ struct ContactSheetCLITests {
     }
 }
 
+@Suite("imagecore contact-sheet and scan: decoder warnings")
+struct DamagedPhotoCLITests {
+    @Test("a truncated photo still drawn gets one warning line naming it and counts in the summary; --strict fails it")
+    func contactSheetWarns() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-sheet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(JPEGFixtures.photo(width: 320, height: 240, seed: 2)).write(to: dir.appendingPathComponent("a.jpg"))
+        let full = JPEGFixtures.photo(width: 640, height: 480, quality: 95, seed: 3)
+        try Data(full.prefix(full.count * 8 / 10)).write(to: dir.appendingPathComponent("b-cut.jpg"))
+        let out = dir.appendingPathComponent("sheet.jpg").path
+        let r = try CLITests.run(["contact-sheet", dir.path, out, "--size", "64"])
+        let lines = r.stderr.split(separator: "\n")
+        #expect(r.status == 0 && lines.count == 1 && lines[0].hasPrefix("imagecore: warning: \(dir.path)/b-cut.jpg: "), "\(r.stderr)")
+        #expect(r.stdout.contains("2 of 2 photos") && r.stdout.contains("1 with decoder warnings"), "\(r.stdout)")
+        let strict = try CLITests.run(["contact-sheet", dir.path, out, "--size", "64", "--strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("b-cut.jpg"), "\(strict.stderr)")
+    }
+
+    @Test("scan reports its crop decode's warnings with the file name; --strict fails")
+    func scanWarns() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let full = JPEGFixtures.photo(width: 640, height: 480, quality: 95, seed: 4)
+        let cut = dir.appendingPathComponent("cut.jpg").path
+        try Data(full.prefix(full.count * 8 / 10)).write(to: URL(fileURLWithPath: cut))
+        // The page covers the whole picture: its crop decode reaches the cut rows.
+        let args = ["scan", cut, dir.appendingPathComponent("page.jpg").path, "--corners", "2,2,637,2,637,477,2,477",
+                    "--size", "200x150", "--json"]
+        let r = try CLITests.run(args)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(r.status == 0 && lines.count == 1 && lines[0].hasPrefix("imagecore: warning: \(cut): "), "\(r.stderr)")
+        let row = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect((row["warnings"] as? [Any])?.count == 1, "\(r.stdout)")
+        let strict = try CLITests.run(args + ["--strict"])
+        #expect(strict.status == 1 && strict.stderr.contains("cut.jpg"), "\(strict.stderr)")
+        // In the library: ScanResult.warnings counts the crop decode's.
+        let s = try Scanner.scan(Array(full.prefix(full.count * 8 / 10)),
+                                 options: .init(corners: Quad(topLeft: Point(x: 2, y: 2), topRight: Point(x: 637, y: 2), bottomRight: Point(x: 637, y: 477), bottomLeft: Point(x: 2, y: 477)),
+                                                size: .pixels(width: 200, height: 150), limits: .init(minValidShare: 0)))
+        #expect(s.warnings.count > 0 && s.warnings.last != nil)
+    }
+}
+
 @Suite("JPEGThumbnailDecoder")
 struct JPEGThumbnailDecoderTests {
     @Test("long side within the bound, EXIF orientation applied, close to decode-full-then-resize")

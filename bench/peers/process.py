@@ -8,7 +8,8 @@ Every run goes through proc_run (a small C launcher: fork, exec, wait4), so the 
 the program's own and not a big parent's inherited high-water mark. Runs alternate program by
 program (A B C A B C ...), rotating the order each round; figures are medians. For the Python
 peers, the same script with its imports and no work gives the baseline, and "above baseline"
-is the peak minus that baseline's median peak.
+is the peak minus that baseline's median peak. Then batch throughput: the CLI over 1 000 files
+in one process beside the in-process bench's rate (batch()).
 """
 import os
 import statistics
@@ -164,6 +165,49 @@ def run(jpg, corners, py, frames, rounds=15, images=()):
                          "baseline_ms": b[0] if b else None, "ratio_ic": ic[0] / ms if ms else None,
                          "ratio_floor": ms / floor[0] if workload != "W2" else None})
     return rows
+
+
+def batch(jpg, cli, bench, files=1000):
+    """Batch throughput: `imagecore thumbnail --files-from` over `files` hard links to `jpg`
+    (read from the page cache, as the in-process bench reads from memory), one worker and one
+    thread, beside the in-process bench's thumbnail rate measured in the same run; and the
+    `--skip-existing` re-run of the finished job. Returns a dict."""
+    import json
+    import shutil
+    import time
+    work = os.path.join(OUT, "batch")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(os.path.join(work, "photos"))
+    names = []
+    for i in range(files):
+        name = os.path.join(work, "photos", f"img{i:04d}.jpg")
+        os.link(jpg, name)
+        names.append(name)
+    with open(os.path.join(work, "list.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+    js = os.path.join(work, "bench.json")
+    subprocess.run([bench, "thumbnail", "--image", jpg, "--threads", "1", "--repeat", "15", "--json", js],
+                   check=True, capture_output=True)
+    with open(js) as f:
+        inproc_ms = json.load(f)["rows"][0]["medianMs"]
+    cmd = [cli, "thumbnail", "--files-from", os.path.join(work, "list.txt"), "--workers", "1", "--threads", "1",
+           "--size", "256", "-o", os.path.join(work, "thumbs"), "--quiet"]
+    t0 = time.monotonic()
+    subprocess.run(cmd, check=True)
+    t1 = time.monotonic()
+    subprocess.run(cmd + ["--skip-existing"], check=True)
+    t2 = time.monotonic()
+    shutil.rmtree(work, ignore_errors=True)
+    return {"files": files, "cli_ms_per_file": (t1 - t0) * 1e3 / files, "inproc_ms_per_file": inproc_ms,
+            "rerun_s": t2 - t1}
+
+
+def batch_markdown(b):
+    return (f"\nBatch, one process: `imagecore thumbnail --files-from` over {b['files']} 12 MP files (hard links to "
+            f"the same JPEG, page cache), 1 worker, 1 thread: {b['cli_ms_per_file']:.2f} ms per file = "
+            f"{1e3 / b['cli_ms_per_file']:.1f} files/s, {b['inproc_ms_per_file'] / b['cli_ms_per_file']:.3f}× the "
+            f"in-process bench's thumbnail rate measured in the same run ({b['inproc_ms_per_file']:.2f} ms per file); "
+            f"a `--skip-existing` re-run of the finished job: {b['rerun_s']:.3f} s.\n")
 
 
 def markdown(rows, rounds):

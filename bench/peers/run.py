@@ -447,6 +447,7 @@ def main():
     corners = ",".join(f"{v:.0f}" for v in peers.scan_corners(w0, h0).flatten())
     proc_md = process.markdown(process.run(jpgs[0], corners, sys.executable, burst_frames(jpgs[0]), a.process_rounds,
                                            images=jpgs[1:]), a.process_rounds)
+    proc_md += process.batch_markdown(process.batch(jpgs[0], process.build_static_cli(), os.path.join(bindir, "bench")))
     print(proc_md, flush=True)
     with open(os.path.join(OUT, "process.md"), "w") as f:
         f.write(proc_md)

@@ -81,8 +81,8 @@ public enum Scanner {
         public var orientation: Orientation
         /// Peak pixel bytes of the scan (``PixelAllocator`` scope).
         public var peakPixelBytes: Int
-        /// The decoder's warnings (recovered corruption) of the page detection; the C scan
-        /// (`ic_scan_jpeg`) reports none of its crop decode yet (`--strict` still fails on them).
+        /// The decoder's warnings (recovered corruption): of the page detection's decode and
+        /// of the scan's crop decode (`ic_scan_options.result`).
         public var warnings = JPEG.Warnings()
     }
 
@@ -160,16 +160,24 @@ public enum Scanner {
         guard let format = PixelFormat(plan.format) else { throw ImageError(.internalError, "scan plan format") }
         var page = try PixelBuffer(width: Int(plan.width), height: Int(plan.height), format: format)
         var status = IC_OK
+        var decoded = ic_jpeg_decode_result()
         do {
             // The decoded crop lives in the scratch, whose bytes the enhancement then reuses.
             let scratch = try ScratchBuffer(bytes: plan.scratch_size)
-            status = scratch.withUnsafeBytes { raw in
-                page.withUnsafeMutableImage { dst in
-                    ic_scan_jpeg(data, jpeg.count, &plan, raw.baseAddress, raw.count, dst, nil, nil, nil)
+            status = withUnsafeMutablePointer(to: &decoded) { result in
+                plan.options.result = result
+                defer { plan.options.result = nil }
+                return scratch.withUnsafeBytes { raw in
+                    page.withUnsafeMutableImage { dst in
+                        ic_scan_jpeg(data, jpeg.count, &plan, raw.baseAddress, raw.count, dst, nil, nil, nil)
+                    }
                 }
             }
         } // the scratch is freed here, before encoding
-        try ImageError.check(status, "scan: \(plan.crop.width)x\(plan.crop.height) crop at \(plan.scale_num)/8 -> \(page.width)x\(page.height)")
+        let message = JPEG.DecodeReport.text(decoded)
+        try ImageError.check(status, "scan: \(plan.crop.width)x\(plan.crop.height) crop at \(plan.scale_num)/8 -> "
+                                 + "\(page.width)x\(page.height)" + (message.isEmpty ? "" : " (\(message))"))
+        warnings.add(JPEG.DecodeReport(decoded))
         let bytes = try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up,
                                                          iccProfile: options.profile(for: page.format)))
         return ScanResult(jpeg: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,

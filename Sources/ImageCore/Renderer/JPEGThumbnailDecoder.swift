@@ -16,12 +16,23 @@ public struct JPEGThumbnailDecoder: ThumbnailDecoder {
         self.useEmbeddedThumbnails = useEmbeddedThumbnails
     }
 
+    /// Decoding options: the limits and flags (``JPEG/DecodeOptions/strict`` makes warnings
+    /// failures). The default: the library's defaults.
+    public var limits: JPEG.DecodeOptions = .init()
+
     public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int) throws(ImageError) -> PixelBuffer {
+        var warnings = JPEG.Warnings()
+        return try thumbnail(from: bytes, maxPixelSize: n, warnings: &warnings)
+    }
+
+    public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int, warnings: inout JPEG.Warnings) throws(ImageError) -> PixelBuffer {
         guard n >= 1 else { throw ImageError(.invalidArgument, "maxPixelSize \(n)") }
-        return try bytes.withBytes { (raw) throws(ImageError) -> PixelBuffer in
+        let t = try bytes.withBytes { (raw) throws(ImageError) -> StreamedThumbnail in
             let format: PixelFormat = try JPEG.info(raw).colorSpace == .gray ? .gray8 : .rgba8
-            return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format,
-                                             useEmbeddedThumbnail: useEmbeddedThumbnails).take()
+            return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format, limits: limits,
+                                             useEmbeddedThumbnail: useEmbeddedThumbnails)
         }
+        warnings.add(t.report)
+        return t.take()
     }
 }

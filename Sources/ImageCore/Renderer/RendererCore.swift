@@ -100,13 +100,14 @@ final class RendererCore<Key: Hashable & Sendable>: Sendable {
     func decode(_ id: ID) -> Result<Thumbnail, ImageError> {
         let size = pixelSize(id.tier)
         return Result(catching: { () throws(ImageError) -> Thumbnail in
+            var warnings = JPEG.Warnings()
             let pixels = try source.withEncodedBytes(for: id.key, tier: id.tier) { bytes throws(ImageError) -> PixelBuffer in
-                try decoder.thumbnail(from: bytes, maxPixelSize: size)
+                try decoder.thumbnail(from: bytes, maxPixelSize: size, warnings: &warnings)
             }
             guard max(pixels.width, pixels.height) <= size else {
                 throw ImageError(.internalError, "decoder returned \(pixels.width)x\(pixels.height) for at most \(size) px")
             }
-            return Thumbnail(tier: id.tier, pixels: pixels)
+            return Thumbnail(tier: id.tier, pixels: pixels, warnings: warnings)
         })
     }
 

@@ -17,10 +17,15 @@ public final class Thumbnail: Sendable {
     public let tier: ThumbnailTier
     private let buffer: PixelBuffer
 
+    /// The decoder's warnings for this item (recovered corruption: the picture may be partly
+    /// grey); none when the decoder reports none.
+    public let warnings: JPEG.Warnings
+
     /// Wraps a freshly decoded buffer; the thumbnail takes ownership of it.
-    public init(tier: ThumbnailTier, pixels: consuming PixelBuffer) {
+    public init(tier: ThumbnailTier, pixels: consuming PixelBuffer, warnings: JPEG.Warnings = .init()) {
         self.tier = tier
         self.buffer = pixels
+        self.warnings = warnings
     }
 
     /// Stored width in pixels.

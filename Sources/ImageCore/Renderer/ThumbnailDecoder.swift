@@ -23,4 +23,15 @@ public protocol ThumbnailDecoder: Sendable {
     ///   - maxPixelSize: the bound on `max(width, height)` of the result, ≥ 1.
     /// - Throws: any ``ImageError``; the renderer reports it as a failed item.
     func thumbnail(from bytes: RawSpan, maxPixelSize: Int) throws(ImageError) -> PixelBuffer
+
+    /// ``thumbnail(from:maxPixelSize:)`` that also adds the decoder's warnings (recovered
+    /// corruption, such as a truncated file whose missing rows decode grey) to `warnings`;
+    /// the renderer keeps them in ``Thumbnail/warnings``. The default reports none.
+    func thumbnail(from bytes: RawSpan, maxPixelSize: Int, warnings: inout JPEG.Warnings) throws(ImageError) -> PixelBuffer
+}
+
+extension ThumbnailDecoder {
+    public func thumbnail(from bytes: RawSpan, maxPixelSize: Int, warnings: inout JPEG.Warnings) throws(ImageError) -> PixelBuffer {
+        try thumbnail(from: bytes, maxPixelSize: maxPixelSize)
+    }
 }

@@ -114,7 +114,9 @@ IC_API ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const 
  * scratch into `dst`). The bytes equal a one-shot decode at the plan's scale resized with
  * Lanczos-3 (RGBA as opaque; in linear light when planned so) and oriented with
  * ::ic_image_orient.
- * @param data          the same bytes the plan was made from.
+ * @param data          the same bytes the plan was made from. With a reader in the options'
+ *                      `decode` (::ic_jpeg_decode_options::read), only the file's headers:
+ *                      the main image's data is then streamed through the reader.
  * @param size          their count.
  * @param plan          from ::ic_thumbnail_plan_jpeg.
  * @param scratch       64-byte aligned, at least `plan->scratch_size` bytes; its contents
@@ -149,6 +151,10 @@ typedef struct ic_scan_options {
     int32_t quality;               /**< JPEG quality of the encoded page, 1..100; 0 = 85. */
     ic_jpeg_decode_options decode; /**< The decoder's limits and flags (zero = defaults); its
                                         format, scale, crop and band_rows are the plan's. */
+    ic_jpeg_decode_result *result; /**< Optional: receives the crop decode's result from
+                                        ::ic_scan_jpeg (its warnings about recovered corruption,
+                                        message and valid rows; on a failed decode, why), so a
+                                        host can report a damaged file. NULL = not wanted. */
 } ic_scan_options;
 
 /** A scan plan: where and how much to decode for one page. */
