@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ImageCore
+import ImageCoreSynthetic
 
 /// The CLI's batch contract: atomic outputs, templates, collisions, `--skip-existing`,
 /// `--files-from`, `-r`, exit statuses, `--json`, warnings, `-` through pipes, limits.
@@ -209,6 +210,14 @@ struct CLIBatchTests {
         #expect(cut.status == 0 && lines.count == 1 && lines[0].hasPrefix("imagecore: warning: \(dir)/cut.jpg: "), "\(cut.stderr)")
         let strict = try CLITests.run(["thumbnail", dir + "/cut.jpg", "-o", dir + "/strict.png", "--size", "200", "--strict"])
         #expect(strict.status == 1 && strict.stderr.contains("cut.jpg") && !Self.exists(dir + "/strict.png"), "\(strict.stderr)")
+        // The streamed path reads the orientation and, with --keep-metadata, the EXIF from the headers.
+        let turned = try JPEG.encode(try SyntheticImage.photo(width: 1600, height: 1200, seed: 8), options: .init(quality: 95, orientation: .right))
+        #expect(turned.count > 128 << 10)
+        try Self.write(turned, dir + "/turned.jpg")
+        let k = try CLITests.run(["thumbnail", dir + "/turned.jpg", "-o", dir + "/turned.thumb.jpg", "--size", "200", "--keep-metadata"])
+        #expect(k.status == 0, "\(k.stderr)")
+        let info = try JPEG.info(try Self.read(dir + "/turned.thumb.jpg"))
+        #expect(info.width == 150 && info.height == 200 && info.exifRange != nil && info.orientation == .up)
     }
 
     @Test("--files-from (lines, NUL-separated, stdin) and '-' through pipes")
