@@ -44,6 +44,13 @@ uint32_t ic_cpu_features_detected(void) {
     return g_detected;
 }
 
+/* The per-thread count of settings reads (this CPU mask, and parallel.c's thread count): kept
+ * in this lowest unit so that parallel.c -> cpu.c is the only call between the two files. */
+static _Thread_local uint64_t t_reads;
+
+void ic__settings_count_read(void) { t_reads++; }
+uint64_t ic__settings_reads(void) { return t_reads; }
+
 uint32_t ic__cpu_features_uncounted(void) {
     pthread_once(&g_once, init_once);
     return g_detected & __atomic_load_n(&g_mask, __ATOMIC_RELAXED);

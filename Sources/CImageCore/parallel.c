@@ -62,11 +62,6 @@ void ic_set_num_threads(int32_t n) {
     __atomic_store_n(&g_threads, n > 0 ? n : 0, __ATOMIC_RELAXED);
 }
 
-static _Thread_local uint64_t t_reads;
-
-void ic__settings_count_read(void) { t_reads++; }
-uint64_t ic__settings_reads(void) { return t_reads; }
-
 static int32_t threads_uncounted(void) {
     if (t_threads > 0) return t_threads;
     int32_t n = __atomic_load_n(&g_threads, __ATOMIC_RELAXED);
