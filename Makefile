@@ -3,7 +3,8 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean
+.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean \
+	detector-venv detector-data train-detector detector-fixtures
 
 all: build
 
@@ -81,6 +82,50 @@ sanitize: deps
 ## the system's library instead).
 fuzz: deps
 	FUZZ_LIBJPEG=$${FUZZ_LIBJPEG:-source} fuzz/run.sh
+
+## Page detection's learned boundary map (README, "Page detection: data, model, figures").
+## make detector-data: the Debian photo and font packages, a venv (.venv-detector) with
+## PyTorch's wheel and the image packages from PyPI, the training and held-out splits.
+## make train-detector: trains (nice'd, 2 threads), writes Sources/CImageCore/detect_model.c
+## and the C tests' reference outputs, calibrates the confidence on the training split and
+## puts the held-out figures into the generated file's header.
+DETECTOR_DIR ?= .build-detector
+DETECTOR_PY = .venv-detector/bin/python
+DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers fonts-dejavu-core \
+	fonts-liberation2 fonts-freefont-ttf fonts-open-sans fonts-crosextra-carlito fonts-crosextra-caladea fonts-lato
+DETECTOR_JOBS ?= 2
+
+detector-venv: .venv-detector/.done
+.venv-detector/.done: scripts/detector/requirements.txt
+	scripts/deps.sh $(DETECTOR_DEBS)
+	python3 -m venv .venv-detector
+	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
+	touch $@
+
+detector-data: $(DETECTOR_DIR)/data/train/labels.jsonl $(DETECTOR_DIR)/data/heldout/labels.jsonl
+$(DETECTOR_DIR)/data/train/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/train --count 2400 --empty 300 --targets --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py heldout $(DETECTOR_DIR)/data/heldout --count 400 --empty 100 --long-side 1600 --jobs $(DETECTOR_JOBS)
+
+train-detector: detector-data
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt
+	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
+	$(SWIFT) build -c release --product bench
+	IC_DETECT_DATA=$(DETECTOR_DIR)/data/train IC_DETECT_SCORES=$(DETECTOR_DIR)/train-scores.txt \
+		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
+	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/train-scores.txt $(DETECTOR_DIR)/calibration.json
+	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
+	$(SWIFT) build -c release --product bench
+	IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
+	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json \
+		--figures $(DETECTOR_DIR)/heldout.json
+
+## make detector-fixtures: the tests' small held-out subset (Tests/ImageCoreTests/Fixtures/detect-heldout).
+detector-fixtures: .venv-detector/.done
+	rm -rf Tests/ImageCoreTests/Fixtures/detect-heldout
+	$(DETECTOR_PY) scripts/detector/generate.py heldout Tests/ImageCoreTests/Fixtures/detect-heldout \
+		--start 500000 --count 40 --empty 20 --long-side 360 --jobs $(DETECTOR_JOBS)
 
 clean:
 	rm -rf .build .build-cmake .build-cmake-san .build-fuzz .build-stress .build-static .build-cmake-install

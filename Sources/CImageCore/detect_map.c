@@ -1,0 +1,223 @@
+/* The learned boundary map: the working image (an integer box reduction to Y, Cb, Cr) and
+ * the network of scripts/detector/model.py over it, layer by layer and row by row, with
+ * the row kernels of detect_map_rows.c (scalar reference) or detect_map_avx2.c. All memory
+ * is the caller's scratch. The arithmetic of the reduction is that of
+ * scripts/detector/workgeom.py, which made the training inputs: keep the two in step. */
+#include "detect_map_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void ic__dm_geometry(int32_t width, int32_t height, int32_t work, ic_dm_geometry *g) {
+    int32_t longest = width > height ? width : height;
+    int32_t k = (longest + work - 1) / work;
+    if (k < 1) k = 1;
+    g->k = k;
+    g->w = width / k > 0 ? width / k : 1;
+    g->h = height / k > 0 ? height / k : 1;
+    g->mw = (g->w + 1) / 2;
+    g->mh = (g->h + 1) / 2;
+}
+
+/* ---- scratch layout ------------------------------------------------------------------------ */
+
+typedef struct layout {
+    uint32_t *sums;           /* 4 * src_width + 8 column sums */
+    uint16_t *part;           /* as many 16-bit partial sums (at most 257 rows of bytes) */
+    ic_dm_tensor in, a, s1, qa, qb, ea, eb;
+    size_t bytes;
+} layout;
+
+static size_t take(uint8_t *base, size_t *off, size_t bytes, void **out) {
+    size_t at = (*off + 63) & ~(size_t)63;
+    *out = base ? base + at : NULL;
+    *off = at + bytes;
+    return at;
+}
+
+static void tensor(uint8_t *base, size_t *off, int32_t w, int32_t h, int32_t ch, ic_dm_tensor *t) {
+    const int32_t B = IC_DM_BORDER;
+    t->w = w;
+    t->h = h;
+    t->ch = ch;
+    t->stride = w + 2 * B;
+    t->plane = t->stride * (h + 2 * B);
+    void *p;
+    take(base, off, (size_t)t->plane * (size_t)ch * sizeof(float), &p);
+    t->data = p ? (float *)p + B * t->stride + B : NULL;
+}
+
+static void lay_out(const ic_dm_geometry *g, int32_t src_width, uint8_t *base, layout *L) {
+    size_t off = 0;
+    void *p;
+    take(base, &off, (4 * (size_t)src_width + 8) * sizeof(uint32_t), &p);
+    L->sums = p;
+    take(base, &off, (4 * (size_t)src_width + 8) * sizeof(uint16_t), &p);
+    L->part = p;
+    const int32_t qw = (g->mw + 1) / 2, qh = (g->mh + 1) / 2, ew = (qw + 1) / 2, eh = (qh + 1) / 2;
+    tensor(base, &off, g->w, g->h, 3, &L->in);
+    tensor(base, &off, g->mw, g->mh, IC_DM_C0, &L->a);
+    tensor(base, &off, g->mw, g->mh, IC_DM_C0, &L->s1);
+    tensor(base, &off, qw, qh, IC_DM_C1, &L->qa);
+    tensor(base, &off, qw, qh, IC_DM_C1, &L->qb);
+    tensor(base, &off, ew, eh, IC_DM_C2, &L->ea);
+    tensor(base, &off, ew, eh, IC_DM_C2, &L->eb);
+    L->bytes = off;
+}
+
+size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width) {
+    layout L;
+    lay_out(g, src_width, NULL, &L);
+    return L.bytes;
+}
+
+/* ---- the working image --------------------------------------------------------------------- */
+
+typedef void (*accumulate_fn)(const uint8_t *, uint16_t *, size_t);
+
+/* Box sums of rows [r0, r1) of a plane, `n` bytes a row, into sums[0 .. n): 16-bit partial
+ * sums of up to 257 rows (257 * 255 < 2^16), folded into 32 bits. */
+static void box_rows(const ic_plane *pl, int32_t r0, int32_t r1, size_t n, uint32_t *sums, uint16_t *part,
+                     accumulate_fn acc) {
+    memset(sums, 0, n * sizeof *sums);
+    for (int32_t y = r0; y < r1;) {
+        int32_t end = r1 - y > 257 ? y + 257 : r1;
+        memset(part, 0, n * sizeof *part);
+        for (; y < end; y++) acc(pl->data + (size_t)y * pl->stride, part, n);
+        for (size_t i = 0; i < n; i++) sums[i] += part[i];
+    }
+}
+
+static inline float norm(int32_t v) { return (float)(v - 128) * (1.0f / 64.0f); }
+
+static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
+    int32_t y = (77 * r + 150 * g + 29 * b + 128) >> 8;
+    int32_t cb = ((-43 * r - 85 * g + 128 * b + 128) >> 8) + 128;
+    int32_t cr = ((128 * r - 107 * g - 21 * b + 128) >> 8) + 128;
+    cb = cb < 0 ? 0 : cb > 255 ? 255 : cb;
+    cr = cr < 0 ? 0 : cr > 255 ? 255 : cr;
+    out[0] = norm(y);
+    out[plane] = norm(cb);
+    out[2 * plane] = norm(cr);
+}
+
+static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, accumulate_fn acc) {
+    const int32_t k = g->k, w = g->w, h = g->h;
+    const uint32_t n = (uint32_t)k * (uint32_t)k, half = n / 2;
+    const ic_dm_tensor *t = &L->in;
+    uint32_t *s = L->sums;
+    if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
+        const int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
+        for (int32_t j = 0; j < h; j++) {
+            box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, acc);
+            float *o = t->data + (ptrdiff_t)j * t->stride;
+            for (int32_t i = 0; i < w; i++) {
+                const uint32_t *c = s + (size_t)i * k * ch;
+                if (ch == 1) {
+                    uint32_t sum = 0;
+                    for (int32_t x = 0; x < k; x++) sum += c[x];
+                    o[i] = norm((int32_t)((sum + half) / n));
+                    o[t->plane + i] = 0.0f;
+                    o[2 * t->plane + i] = 0.0f;
+                    continue;
+                }
+                uint32_t r = 0, gg = 0, b = 0;
+                for (int32_t x = 0; x < k; x++, c += ch) { r += c[0]; gg += c[1]; b += c[2]; }
+                ycc((int32_t)((r + half) / n), (int32_t)((gg + half) / n), (int32_t)((b + half) / n), o + i, t->plane);
+            }
+        }
+        return;
+    }
+    /* I420 / NV12: Y over its k x k box; chroma over the chroma samples whose rows and
+     * columns [floor(i k / 2), floor((i + 1) k / 2)) cover the box (at least one). */
+    const int nv12 = src->format == IC_FORMAT_NV12;
+    const int32_t cw = (src->width + 1) / 2, chh = (src->height + 1) / 2;
+    uint32_t *cs = s + (size_t)w * k; /* chroma sums after the luma sums */
+    for (int32_t j = 0; j < h; j++) {
+        box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, acc);
+        int32_t c0 = j * k / 2, c1 = (j * k + k) / 2;
+        if (c1 <= c0) c1 = c0 + 1;
+        if (c1 > chh) c1 = chh;
+        float *o = t->data + (ptrdiff_t)j * t->stride;
+        for (int32_t i = 0; i < w; i++) {
+            uint32_t sum = 0;
+            for (int32_t x = i * k; x < i * k + k; x++) sum += s[x];
+            o[i] = norm((int32_t)((sum + half) / n));
+        }
+        for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
+            box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, acc);
+            for (int32_t i = 0; i < w; i++) {
+                int32_t x0 = i * k / 2, x1 = (i * k + k) / 2;
+                if (x1 <= x0) x1 = x0 + 1;
+                if (x1 > cw) x1 = cw;
+                uint32_t cnt = (uint32_t)((x1 - x0) * (c1 - c0));
+                for (int32_t q = 0; q < (nv12 ? 2 : 1); q++) {
+                    uint32_t sum = 0;
+                    for (int32_t x = x0; x < x1; x++) sum += cs[nv12 ? 2 * x + q : x];
+                    o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum + cnt / 2) / cnt));
+                }
+            }
+        }
+    }
+}
+
+/* ---- the network ---------------------------------------------------------------------------- */
+
+typedef void (*conv_fn)(const ic_dm_conv *, const ic_dm_tensor *, const ic_dm_tensor *, int32_t, int);
+
+static void conv(conv_fn fn, int32_t layer, const ic_dm_tensor *in, ic_dm_tensor *out, int relu) {
+    const ic_dm_conv *L = &ic__dm_layers[layer];
+    ic_dm_tensor o = *out;
+    o.ch = L->cout;
+    for (int32_t y = 0; y < o.h; y++) fn(L, in, &o, y, relu);
+}
+
+/* skip = relu(skip + nearest-neighbour x2 of low), channel by channel (model.up_to). */
+static void up_add(const ic_dm_tensor *low, int32_t ch, const ic_dm_tensor *skip) {
+    for (int32_t c = 0; c < ch; c++)
+        for (int32_t y = 0; y < skip->h; y++) {
+            float *o = skip->data + c * skip->plane + (ptrdiff_t)y * skip->stride;
+            const float *l = low->data + c * low->plane + (ptrdiff_t)(y / 2) * low->stride;
+            for (int32_t x = 0; x < skip->w; x++) {
+                float v = l[x / 2] + o[x];
+                o[x] = v > 0.0f ? v : 0.0f;
+            }
+        }
+}
+
+void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint8_t *scratch, float *map, size_t map_stride) {
+    layout L;
+    lay_out(g, image->width, scratch, &L);
+    /* zero borders: every tensor's border must read as 0 (the interiors are overwritten) */
+    uint8_t *t0 = (uint8_t *)(L.in.data - IC_DM_BORDER * L.in.stride - IC_DM_BORDER);
+    memset(t0, 0, L.bytes - (size_t)(t0 - scratch));
+    conv_fn fn = ic__dm_conv_row_c;
+    accumulate_fn acc = ic__dm_accumulate_row_c;
+#if IC_X86
+    if (ic_cpu_features() & IC_CPU_AVX2) {
+        fn = ic__dm_conv_row_avx2;
+        acc = ic__dm_accumulate_row_avx2;
+    }
+#endif
+    reduce(image, g, &L, acc);
+    conv(fn, 0, &L.in, &L.a, 1);
+    conv(fn, 1, &L.a, &L.s1, 1);
+    conv(fn, 2, &L.s1, &L.qa, 1);
+    conv(fn, 3, &L.qa, &L.qb, 1);
+    conv(fn, 4, &L.qb, &L.ea, 1);
+    conv(fn, 5, &L.ea, &L.eb, 1);
+    conv(fn, 6, &L.eb, &L.ea, 1);
+    conv(fn, 7, &L.ea, &L.eb, 0);
+    up_add(&L.eb, IC_DM_C1, &L.qb);
+    conv(fn, 8, &L.qb, &L.qa, 1);
+    conv(fn, 9, &L.qa, &L.qb, 0);
+    up_add(&L.qb, IC_DM_C0, &L.s1);
+    conv(fn, 10, &L.s1, &L.a, 1);
+    /* the logits go to s1's first plane (s1 is no longer needed) */
+    conv(fn, 11, &L.a, &L.s1, 0);
+    for (int32_t y = 0; y < g->mh; y++) {
+        const float *z = L.s1.data + (ptrdiff_t)y * L.s1.stride;
+        float *o = map + (size_t)y * map_stride;
+        for (int32_t x = 0; x < g->mw; x++) o[x] = 1.0f / (1.0f + expf(-z[x]));
+    }
+}

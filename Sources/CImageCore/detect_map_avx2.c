@@ -1,0 +1,141 @@
+/* AVX2 row kernels of the boundary map (scalar reference: detect_map_rows.c).
+ *
+ * Convolution: 8 or 16 output columns of 4 output channels at a time; each input vector is
+ * loaded once and multiplied into the 4 channels' accumulators with broadcast weights.
+ * Every lane runs the scalar reference's sequence (bias, then one fused multiply-add per
+ * input channel, kernel row and kernel column, in that order), so the results are the same
+ * bits. Stride-2 layers load 16 columns and keep the even ones. Loads reach at most one
+ * column past the last one used, inside the planes' zero border. */
+#include "detect_map_internal.h"
+
+#if IC_X86
+#include <immintrin.h>
+#include <math.h>
+
+/* Columns x .. x+7 of the row at `p` with stride s (1 or 2). */
+IC_TARGET_AVX2
+static inline __m256 load8(const float *p, int32_t s) {
+    if (s == 1) return _mm256_loadu_ps(p);
+    __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+    __m256 t = _mm256_shuffle_ps(a, b, 0x88); /* a0 a2 b0 b2 | a4 a6 b4 b6 */
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(t), 0xD8));
+}
+
+IC_TARGET_AVX2
+static inline void store8(float *o, __m256 v, int relu) {
+    if (relu) v = _mm256_max_ps(v, _mm256_setzero_ps()); /* acc > 0 ? acc : 0 */
+    _mm256_storeu_ps(o, v);
+}
+
+/* One output element, in the reference order (for the columns after the last full vector). */
+IC_TARGET_AVX2
+static float one(const ic_dm_conv *L, const ic_dm_tensor *in, int32_t co, int32_t x, int32_t y) {
+    const int32_t k = L->k, s = L->stride, d = L->dil, half = k / 2, taps = k * k;
+    const float *wc = L->w + (size_t)co * L->cin * taps;
+    float acc = L->b[co];
+    for (int32_t ci = 0; ci < L->cin; ci++)
+        for (int32_t ky = 0; ky < k; ky++) {
+            const float *row = in->data + ci * in->plane + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
+            for (int32_t kx = 0; kx < k; kx++) acc = fmaf(wc[ci * taps + ky * k + kx], row[x * s + (kx - half) * d], acc);
+        }
+    return acc;
+}
+
+IC_TARGET_AVX2
+void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out, int32_t y,
+                          int relu) {
+    const int32_t k = L->k, s = L->stride, d = L->dil, half = k / 2, taps = k * k, cin = L->cin;
+    const int32_t W = out->w;
+    int32_t co = 0;
+    for (; co + 4 <= L->cout; co += 4) {
+        const float *w0 = L->w + (size_t)co * cin * taps, *w1 = w0 + cin * taps, *w2 = w1 + cin * taps,
+                    *w3 = w2 + cin * taps;
+        float *o0 = out->data + co * out->plane + (ptrdiff_t)y * out->stride;
+        int32_t x = 0;
+        for (; x + 16 <= W; x += 16) {
+            __m256 a0 = _mm256_set1_ps(L->b[co]), a1 = _mm256_set1_ps(L->b[co + 1]),
+                   a2 = _mm256_set1_ps(L->b[co + 2]), a3 = _mm256_set1_ps(L->b[co + 3]);
+            __m256 c0 = a0, c1 = a1, c2 = a2, c3 = a3;
+            for (int32_t ci = 0; ci < cin; ci++)
+                for (int32_t ky = 0; ky < k; ky++) {
+                    const float *row = in->data + ci * in->plane + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
+                    for (int32_t kx = 0; kx < k; kx++) {
+                        const float *p = row + x * s + (kx - half) * d;
+                        const __m256 u = load8(p, s), v = load8(p + 8 * s, s);
+                        const int32_t t = ci * taps + ky * k + kx;
+                        __m256 b0 = _mm256_broadcast_ss(w0 + t), b1 = _mm256_broadcast_ss(w1 + t),
+                               b2 = _mm256_broadcast_ss(w2 + t), b3 = _mm256_broadcast_ss(w3 + t);
+                        a0 = _mm256_fmadd_ps(b0, u, a0); c0 = _mm256_fmadd_ps(b0, v, c0);
+                        a1 = _mm256_fmadd_ps(b1, u, a1); c1 = _mm256_fmadd_ps(b1, v, c1);
+                        a2 = _mm256_fmadd_ps(b2, u, a2); c2 = _mm256_fmadd_ps(b2, v, c2);
+                        a3 = _mm256_fmadd_ps(b3, u, a3); c3 = _mm256_fmadd_ps(b3, v, c3);
+                    }
+                }
+            store8(o0 + x, a0, relu); store8(o0 + x + 8, c0, relu);
+            store8(o0 + out->plane + x, a1, relu); store8(o0 + out->plane + x + 8, c1, relu);
+            store8(o0 + 2 * out->plane + x, a2, relu); store8(o0 + 2 * out->plane + x + 8, c2, relu);
+            store8(o0 + 3 * out->plane + x, a3, relu); store8(o0 + 3 * out->plane + x + 8, c3, relu);
+        }
+        for (; x + 8 <= W; x += 8) {
+            __m256 a0 = _mm256_set1_ps(L->b[co]), a1 = _mm256_set1_ps(L->b[co + 1]),
+                   a2 = _mm256_set1_ps(L->b[co + 2]), a3 = _mm256_set1_ps(L->b[co + 3]);
+            for (int32_t ci = 0; ci < cin; ci++)
+                for (int32_t ky = 0; ky < k; ky++) {
+                    const float *row = in->data + ci * in->plane + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
+                    for (int32_t kx = 0; kx < k; kx++) {
+                        const __m256 u = load8(row + x * s + (kx - half) * d, s);
+                        const int32_t t = ci * taps + ky * k + kx;
+                        a0 = _mm256_fmadd_ps(_mm256_broadcast_ss(w0 + t), u, a0);
+                        a1 = _mm256_fmadd_ps(_mm256_broadcast_ss(w1 + t), u, a1);
+                        a2 = _mm256_fmadd_ps(_mm256_broadcast_ss(w2 + t), u, a2);
+                        a3 = _mm256_fmadd_ps(_mm256_broadcast_ss(w3 + t), u, a3);
+                    }
+                }
+            store8(o0 + x, a0, relu);
+            store8(o0 + out->plane + x, a1, relu);
+            store8(o0 + 2 * out->plane + x, a2, relu);
+            store8(o0 + 3 * out->plane + x, a3, relu);
+        }
+        for (; x < W; x++)
+            for (int32_t j = 0; j < 4; j++) {
+                float v = one(L, in, co + j, x, y);
+                o0[j * out->plane + x] = relu && !(v > 0.0f) ? 0.0f : v;
+            }
+    }
+    for (; co < L->cout; co++) { /* a layer whose channel count is not a multiple of 4 */
+        const float *wc = L->w + (size_t)co * cin * taps;
+        float *o = out->data + co * out->plane + (ptrdiff_t)y * out->stride;
+        int32_t x = 0;
+        for (; x + 8 <= W; x += 8) {
+            __m256 a = _mm256_set1_ps(L->b[co]);
+            for (int32_t ci = 0; ci < cin; ci++)
+                for (int32_t ky = 0; ky < k; ky++) {
+                    const float *row = in->data + ci * in->plane + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
+                    for (int32_t kx = 0; kx < k; kx++)
+                        a = _mm256_fmadd_ps(_mm256_broadcast_ss(wc + ci * taps + ky * k + kx),
+                                            load8(row + x * s + (kx - half) * d, s), a);
+                }
+            store8(o + x, a, relu);
+        }
+        for (; x < W; x++) {
+            float v = one(L, in, co, x, y);
+            o[x] = relu && !(v > 0.0f) ? 0.0f : v;
+        }
+    }
+}
+
+IC_TARGET_AVX2
+void ic__dm_accumulate_row_avx2(const uint8_t *src, uint16_t *sums, size_t n) {
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + i));
+        __m256i s0 = _mm256_loadu_si256((const __m256i *)(sums + i));
+        __m256i s1 = _mm256_loadu_si256((const __m256i *)(sums + i + 16));
+        s0 = _mm256_add_epi16(s0, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
+        s1 = _mm256_add_epi16(s1, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
+        _mm256_storeu_si256((__m256i *)(sums + i), s0);
+        _mm256_storeu_si256((__m256i *)(sums + i + 16), s1);
+    }
+    for (; i < n; i++) sums[i] = (uint16_t)(sums[i] + src[i]);
+}
+#endif

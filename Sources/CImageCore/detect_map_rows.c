@@ -1,0 +1,31 @@
+/* Scalar reference row kernels of the boundary map: convolution rows and the reduction's
+ * column sums. The AVX2 kernels (detect_map_avx2.c) compute the same bits. */
+#include "detect_map_internal.h"
+
+#include <math.h>
+
+void ic__dm_conv_row_c(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out, int32_t y,
+                       int relu) {
+    const int32_t k = L->k, s = L->stride, d = L->dil, half = k / 2, taps = k * k;
+    for (int32_t co = 0; co < L->cout; co++) {
+        float *o = out->data + co * out->plane + (ptrdiff_t)y * out->stride;
+        const float *wc = L->w + (size_t)co * L->cin * taps;
+        for (int32_t x = 0; x < out->w; x++) {
+            float acc = L->b[co];
+            for (int32_t ci = 0; ci < L->cin; ci++) {
+                const float *pl = in->data + ci * in->plane;
+                const float *wk = wc + ci * taps;
+                for (int32_t ky = 0; ky < k; ky++) {
+                    const float *row = pl + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
+                    for (int32_t kx = 0; kx < k; kx++)
+                        acc = fmaf(wk[ky * k + kx], row[x * s + (kx - half) * d], acc);
+                }
+            }
+            o[x] = relu && !(acc > 0.0f) ? 0.0f : acc; /* as _mm256_max_ps(acc, 0) */
+        }
+    }
+}
+
+void ic__dm_accumulate_row_c(const uint8_t *src, uint16_t *sums, size_t n) {
+    for (size_t i = 0; i < n; i++) sums[i] = (uint16_t)(sums[i] + src[i]);
+}

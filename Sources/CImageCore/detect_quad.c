@@ -1,0 +1,288 @@
+/* Page detection: lines from the boundary map and the best quadrilateral over them.
+ *
+ * Coordinates are the map's (u, v): cell (i, j) is centred at (i + 0.5, j + 0.5). A line is
+ * {p : n . p = c} with a unit normal n; t is the position along it from the foot of the
+ * normal, along d = (-n.y, n.x).
+ *
+ * 1. Hough transform of the map: every cell with p >= IC_DQ_VOTE_P votes p for each of 180
+ *    normal angles (offset split linearly between two 1-cell bins); the strongest separated
+ *    local maxima become lines, each refitted by weighted least squares to the cells near it.
+ *    The four frame edges are lines too (flagged).
+ * 2. Each line is profiled: the map sampled every half cell along it, as prefix sums, so the
+ *    mean probability over any stretch of it costs two look-ups.
+ * 3. Candidate quads: two pairs of roughly opposite lines, crossing at >= 25 degrees; convex,
+ *    corners inside the frame, area >= min_area, at most one frame edge as a side. A quad
+ *    scores its sides' mean probability (mean and weakest), the probability near its corners,
+ *    less the probability that runs on past its corners (a page side ends at its corners).
+ *    The frame edge, when a side, is not scored (it is the photo's edge, not the page's). */
+#include "detect_quad_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DQ_PI 3.14159265358979323846
+
+enum { IC_DQ_THETA = 180, IC_DQ_PEAKS = 64 };
+static const float IC_DQ_VOTE_P = 0.25f;   /* cells below this do not vote */
+static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this much probability */
+static const double IC_DQ_DUP_DEG = 5.0, IC_DQ_DUP_CELLS = 2.5; /* closer lines are one */
+static const double IC_DQ_STEP = 0.5;       /* profile sampling step, cells */
+
+size_t ic__dq_scratch(int32_t mw, int32_t mh) {
+    const double diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
+    size_t nrho = (size_t)(2 * ceil(diag) + 4);
+    size_t nt = (size_t)(2 * diag / IC_DQ_STEP) + 4;
+    return IC_DQ_THETA * nrho * sizeof(float)                      /* accumulator */
+           + (IC_DQ_MAX_LINES + 4) * nt * sizeof(float) + 64;      /* profiles */
+}
+
+static inline float map_at(const ic_dq_map *m, double u, double v) {
+    double fx = u - 0.5, fy = v - 0.5;
+    if (!(fx > -1 && fy > -1 && fx < m->w && fy < m->h)) return 0.0f;
+    int32_t x0 = (int32_t)floor(fx), y0 = (int32_t)floor(fy);
+    double ax = fx - x0, ay = fy - y0;
+    int32_t x1 = x0 + 1, y1 = y0 + 1;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > m->w - 1) x1 = m->w - 1;
+    if (y1 > m->h - 1) y1 = m->h - 1;
+    const float *r0 = m->p + (size_t)y0 * m->stride, *r1 = m->p + (size_t)y1 * m->stride;
+    return (float)((1 - ay) * ((1 - ax) * r0[x0] + ax * r0[x1]) + ay * ((1 - ax) * r1[x0] + ax * r1[x1]));
+}
+
+static void line_set(ic_dq_line *l, double theta, double c) {
+    l->nx = cos(theta);
+    l->ny = sin(theta);
+    l->c = c;
+}
+
+/* Weighted least squares over the cells with p >= IC_DQ_VOTE_P within 1 cell of the line. */
+static void refit(const ic_dq_map *m, ic_dq_line *l) {
+    double sw = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int32_t j = 0; j < m->h; j++) {
+        const float *row = m->p + (size_t)j * m->stride;
+        for (int32_t i = 0; i < m->w; i++) {
+            float p = row[i];
+            if (p < IC_DQ_VOTE_P) continue;
+            double u = i + 0.5, v = j + 0.5;
+            if (fabs(l->nx * u + l->ny * v - l->c) > 1.0) continue;
+            sw += p; sx += p * u; sy += p * v; sxx += p * u * u; syy += p * v * v; sxy += p * u * v;
+        }
+    }
+    if (sw < IC_DQ_MIN_VOTES) return;
+    double mx = sx / sw, my = sy / sw;
+    double cxx = sxx / sw - mx * mx, cyy = syy / sw - my * my, cxy = sxy / sw - mx * my;
+    double theta = 0.5 * atan2(2 * cxy, cxx - cyy) + DQ_PI / 2; /* normal: the minor axis */
+    double nx = cos(theta), ny = sin(theta);
+    if (nx * l->nx + ny * l->ny < 0) { nx = -nx; ny = -ny; }
+    if (nx * l->nx + ny * l->ny < cos(4 * DQ_PI / 180)) return; /* keep the Hough angle */
+    l->nx = nx;
+    l->ny = ny;
+    l->c = nx * mx + ny * my;
+}
+
+/* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). */
+static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines) {
+    const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
+    const int32_t off = (int32_t)ceil(diag) + 1, nrho = 2 * off + 2;
+    memset(acc, 0, (size_t)IC_DQ_THETA * nrho * sizeof *acc);
+    double cs[IC_DQ_THETA], sn[IC_DQ_THETA];
+    for (int32_t t = 0; t < IC_DQ_THETA; t++) { cs[t] = cos(t * DQ_PI / IC_DQ_THETA); sn[t] = sin(t * DQ_PI / IC_DQ_THETA); }
+    for (int32_t j = 0; j < m->h; j++) {
+        const float *row = m->p + (size_t)j * m->stride;
+        for (int32_t i = 0; i < m->w; i++) {
+            float p = row[i];
+            if (!(p >= IC_DQ_VOTE_P)) continue;
+            double u = i + 0.5, v = j + 0.5;
+            for (int32_t t = 0; t < IC_DQ_THETA; t++) {
+                double r = u * cs[t] + v * sn[t] + off - 0.5; /* bin b is centred at rho = b - off + 0.5 */
+                int32_t b = (int32_t)floor(r);
+                float a = (float)(r - b);
+                float *cell = acc + (size_t)t * nrho + b;
+                cell[0] += p * (1 - a);
+                cell[1] += p * a;
+            }
+        }
+    }
+    /* local maxima (8-neighbourhood; angles wrap with the offset mirrored) */
+    struct { float v; int32_t t, b; } peaks[IC_DQ_PEAKS];
+    int32_t np = 0;
+    for (int32_t t = 0; t < IC_DQ_THETA; t++)
+        for (int32_t b = 1; b < nrho - 1; b++) {
+            float v = acc[(size_t)t * nrho + b];
+            if (v < IC_DQ_MIN_VOTES) continue;
+            int is_max = 1;
+            for (int32_t dt = -1; dt <= 1 && is_max; dt++)
+                for (int32_t db = -1; db <= 1; db++) {
+                    if (!dt && !db) continue;
+                    int32_t tt = t + dt, bb = b + db;
+                    if (tt < 0) { tt += IC_DQ_THETA; bb = nrho - 1 - bb; }
+                    if (tt >= IC_DQ_THETA) { tt -= IC_DQ_THETA; bb = nrho - 1 - bb; }
+                    if (bb < 0 || bb >= nrho) continue;
+                    float o = acc[(size_t)tt * nrho + bb];
+                    if (o > v || (o == v && (dt < 0 || (dt == 0 && db < 0)))) { is_max = 0; break; }
+                }
+            if (!is_max) continue;
+            /* keep the IC_DQ_PEAKS strongest, sorted descending */
+            int32_t at = np < IC_DQ_PEAKS ? np++ : IC_DQ_PEAKS - 1;
+            if (at == IC_DQ_PEAKS - 1 && np == IC_DQ_PEAKS && peaks[at].v >= v) continue;
+            while (at > 0 && peaks[at - 1].v < v) { peaks[at] = peaks[at - 1]; at--; }
+            peaks[at].v = v;
+            peaks[at].t = t;
+            peaks[at].b = b;
+        }
+    int32_t n = 0;
+    for (int32_t i = 0; i < np && n < IC_DQ_MAX_LINES; i++) {
+        ic_dq_line l;
+        line_set(&l, peaks[i].t * DQ_PI / IC_DQ_THETA, peaks[i].b - off + 0.5);
+        l.votes = peaks[i].v;
+        l.frame = 0;
+        refit(m, &l);
+        int dup = 0;
+        for (int32_t k = 0; k < n && !dup; k++) {
+            double dot = l.nx * lines[k].nx + l.ny * lines[k].ny;
+            double c = dot < 0 ? -l.c : l.c;
+            if (fabs(dot) >= cos(IC_DQ_DUP_DEG * DQ_PI / 180) && fabs(c - lines[k].c) < IC_DQ_DUP_CELLS) dup = 1;
+        }
+        if (!dup) lines[n++] = l;
+    }
+    return n;
+}
+
+/* Profile: prefix integrals of the map along the line, t from -T to T in IC_DQ_STEP steps. */
+static void profile(const ic_dq_map *m, ic_dq_line *l, float *prof, int32_t nt, double T) {
+    l->prof = prof;
+    l->t0 = -T;
+    l->nt = nt;
+    const double dx = -l->ny, dy = l->nx, px = l->nx * l->c, py = l->ny * l->c;
+    prof[0] = 0;
+    double sum = 0;
+    for (int32_t i = 0; i < nt - 1; i++) {
+        double t = -T + (i + 0.5) * IC_DQ_STEP;
+        sum += l->frame ? 0.0 : map_at(m, px + t * dx, py + t * dy) * IC_DQ_STEP;
+        prof[i + 1] = (float)sum;
+    }
+}
+
+/* Integral of the profile from t = a to b (a <= b), clipped to the profile. */
+static inline double integral(const ic_dq_line *l, double a, double b) {
+    double fa = (a - l->t0) / IC_DQ_STEP, fb = (b - l->t0) / IC_DQ_STEP;
+    double hi = l->nt - 1;
+    fa = fa < 0 ? 0 : fa > hi ? hi : fa;
+    fb = fb < 0 ? 0 : fb > hi ? hi : fb;
+    int32_t ia = (int32_t)fa, ib = (int32_t)fb;
+    if (ia >= l->nt - 1) ia = l->nt - 2;
+    if (ib >= l->nt - 1) ib = l->nt - 2;
+    double va = l->prof[ia] + (fa - ia) * (l->prof[ia + 1] - l->prof[ia]);
+    double vb = l->prof[ib] + (fb - ib) * (l->prof[ib + 1] - l->prof[ib]);
+    return vb - va;
+}
+
+static inline double along(const ic_dq_line *l, ic_point p) { return -l->ny * p.x + l->nx * p.y; }
+
+static int intersect(const ic_dq_line *a, const ic_dq_line *b, ic_point *p) {
+    double det = a->nx * b->ny - a->ny * b->nx;
+    if (fabs(det) < 1e-9) return 0;
+    p->x = (a->c * b->ny - a->ny * b->c) / det;
+    p->y = (a->nx * b->c - a->c * b->nx) / det;
+    return 1;
+}
+
+/* |sin| of the angle between two lines. */
+static inline double cross_sin(const ic_dq_line *a, const ic_dq_line *b) { return fabs(a->nx * b->ny - a->ny * b->nx); }
+
+/* Scores the quad with sides s[0..3] (in order around it); returns 0 if it is not a valid
+ * page shape. */
+static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4], double min_area, ic_dq_quad *q) {
+    ic_point c[4];
+    for (int i = 0; i < 4; i++)
+        if (!intersect(&L[s[i]], &L[s[(i + 1) & 3]], &c[i])) return 0; /* c[i] ends side i */
+    /* convex and simple: all turns of the same sign */
+    double area2 = 0;
+    int sign = 0;
+    for (int i = 0; i < 4; i++) {
+        ic_point a = c[i], b = c[(i + 1) & 3], d = c[(i + 2) & 3];
+        double cr = (b.x - a.x) * (d.y - b.y) - (b.y - a.y) * (d.x - b.x);
+        int sg = cr > 0 ? 1 : cr < 0 ? -1 : 0;
+        if (!sg || (sign && sg != sign)) return 0;
+        sign = sg;
+        area2 += a.x * b.y - b.x * a.y;
+    }
+    double area = fabs(area2) / 2;
+    if (area < min_area * m->fw * m->fh) return 0;
+    const double tol = 0.75; /* corners may lie this far (cells) outside the frame */
+    for (int i = 0; i < 4; i++)
+        if (c[i].x < m->fx0 - tol || c[i].x > m->fx1 + tol || c[i].y < m->fy0 - tol || c[i].y > m->fy1 + tol) return 0;
+    double side[4], ends = 1, runon = 0, total = 0, weakest = 1;
+    int scored = 0;
+    for (int i = 0; i < 4; i++) {
+        const ic_dq_line *l = &L[s[i]];
+        double ta = along(l, c[(i + 3) & 3]), tb = along(l, c[i]);
+        int flip = ta > tb;
+        if (flip) { double t = ta; ta = tb; tb = t; }
+        double len = tb - ta;
+        if (len < 2.0) return 0;
+        if (l->frame) { side[i] = -1; continue; }
+        side[i] = integral(l, ta, tb) / len;
+        double e = 0.2 * len;
+        double e0 = integral(l, ta, ta + e) / e, e1 = integral(l, tb - e, tb) / e;
+        ends = fmin(ends, fmin(e0, e1));
+        double r = fmin(3.0, 0.3 * len);
+        runon = fmax(runon, fmax(integral(l, ta - r, ta) / r, integral(l, tb, tb + r) / r));
+        total += side[i];
+        weakest = fmin(weakest, side[i]);
+        scored++;
+    }
+    if (scored < 3) return 0;
+    q->score = 0.45 * total / scored + 0.35 * weakest + 0.2 * ends - 0.4 * runon;
+    for (int i = 0; i < 4; i++) {
+        q->corner[i] = c[i];
+        q->side[i] = s[i];
+    }
+    return 1;
+}
+
+int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
+    float *acc = (float *)(void *)scratch;
+    const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
+    const size_t nrho = (size_t)(2 * ceil(diag) + 4);
+    float *profs = acc + IC_DQ_THETA * nrho;
+    const int32_t nt = (int32_t)(2 * diag / IC_DQ_STEP) + 4;
+    int32_t n = hough(m, acc, L);
+    /* the frame edges, as lines with normals pointing into the frame */
+    const double fr[4][3] = {{0, 1, m->fy0}, {-1, 0, -m->fx1}, {0, -1, -m->fy1}, {1, 0, m->fx0}};
+    for (int e = 0; e < 4; e++) {
+        ic_dq_line *l = &L[n + e];
+        l->nx = fr[e][0];
+        l->ny = fr[e][1];
+        l->c = fr[e][2];
+        l->votes = 0;
+        l->frame = 1 << e;
+    }
+    const int32_t total = n + 4;
+    for (int32_t i = 0; i < total; i++) profile(m, &L[i], profs + (size_t)i * nt, nt, diag);
+    const double min_sin = sin(25 * DQ_PI / 180), max_opp = sin(60 * DQ_PI / 180);
+    int found = 0;
+    for (int32_t a = 0; a < total; a++)
+        for (int32_t b = a + 1; b < total; b++) {
+            if (L[a].frame && L[b].frame) continue;
+            if (cross_sin(&L[a], &L[b]) > max_opp) continue; /* not roughly opposite */
+            for (int32_t c = a + 1; c < total; c++) {
+                if (c == b) continue;
+                for (int32_t d = c + 1; d < total; d++) {
+                    if (d == b) continue;
+                    int frames = !!L[a].frame + !!L[b].frame + !!L[c].frame + !!L[d].frame;
+                    if (frames > 1) continue;
+                    if (cross_sin(&L[c], &L[d]) > max_opp) continue;
+                    if (cross_sin(&L[a], &L[c]) < min_sin || cross_sin(&L[a], &L[d]) < min_sin ||
+                        cross_sin(&L[b], &L[c]) < min_sin || cross_sin(&L[b], &L[d]) < min_sin)
+                        continue;
+                    const int32_t s[4] = {a, c, b, d};
+                    ic_dq_quad q;
+                    if (!score_quad(m, L, s, min_area, &q)) continue;
+                    if (!found || q.score > best->score) { *best = q; found = 1; }
+                }
+            }
+        }
+    return found;
+}

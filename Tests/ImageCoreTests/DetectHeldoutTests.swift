@@ -1,0 +1,128 @@
+import CImageCore
+import Foundation
+import Testing
+@testable import ImageCore
+
+/// Page detection on a small deterministic subset of the held-out split (committed fixtures
+/// made by `make detector-fixtures`: scripts/detector/generate.py, held-out packages and
+/// fonts, indices 500000+, 360 px photos), and on hostile inputs.
+@Suite("Page detection: held-out subset and hostile inputs")
+struct DetectHeldoutTests {
+    struct Label: Decodable {
+        var file: String
+        var width: Int
+        var height: Int
+        var page: Bool
+        var corners: [[Double]]?
+    }
+
+    static var directory: URL { DetectTests.fixtures.appendingPathComponent("detect-heldout") }
+
+    static func labels() throws -> [Label] {
+        let text = try String(contentsOf: directory.appendingPathComponent("labels.jsonl"), encoding: .utf8)
+        return try text.split(separator: "\n").map { try JSONDecoder().decode(Label.self, from: Data($0.utf8)) }
+    }
+
+    /// Largest distance between corresponding corners, in the best cyclic correspondence.
+    static func maxCornerError(_ q: Quad, _ truth: [[Double]]) -> Double {
+        (0..<4).map { s in
+            (0..<4).map { i in
+                let p = q.corners[(i + s) % 4]
+                return ((p.x - truth[i][0]) * (p.x - truth[i][0]) + (p.y - truth[i][1]) * (p.y - truth[i][1])).squareRoot()
+            }.max()!
+        }.min()!
+    }
+
+    @Test("held-out subset: >= 95 % of pages within 1.5 % of the diagonal, <= 2 % false pages")
+    func heldoutSubset() throws {
+        var pages = 0, good = 0, empty = 0, falsePages = 0, misses: [String] = []
+        for l in try Self.labels() {
+            let bytes = try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(l.file)))
+            let image = try JPEG.decode(bytes, format: .rgba8)
+            let d = try PageDetector().detection(in: image)
+            if let truth = l.corners {
+                pages += 1
+                let diag = Double(l.width * l.width + l.height * l.height).squareRoot()
+                let err = d.quad.map { Self.maxCornerError($0, truth) / diag } ?? .infinity
+                if err <= 0.015 { good += 1 } else { misses.append("\(l.file): \(err)") }
+            } else {
+                empty += 1
+                if d.quad != nil { falsePages += 1; misses.append("\(l.file): false page") }
+            }
+        }
+        #expect(pages >= 40 && empty >= 20)
+        #expect(Double(good) >= 0.95 * Double(pages), "\(good)/\(pages): \(misses)")
+        #expect(Double(falsePages) <= 0.02 * Double(empty), "\(falsePages)/\(empty): \(misses)")
+    }
+
+    @Test("uniform, tiny, long and noisy images are not found; every format, never a crash")
+    func notFound() throws {
+        for (w, h) in [(1, 1), (1, 500), (500, 1), (2, 3), (31, 31), (4000, 2), (2, 4000), (640, 480)] {
+            for format in [PixelFormat.gray8, .rgb8, .rgba8, .nv12, .i420] {
+                var img = try PixelBuffer(width: w, height: h, format: format)
+                switch format {
+                case .gray8: try img.fill([200])
+                case .rgb8: try img.fill([200, 190, 180])
+                case .rgba8: try img.fill([200, 190, 180, 255])
+                default: try img.fill([200, 128, 128])
+                }
+                #expect(try PageDetector().detect(in: img) == .notFound, "\(w)x\(h) \(format)")
+            }
+        }
+        var noise = try PixelBuffer(width: 900, height: 700, format: .rgba8)
+        var rng = SplitMix64(seed: 9)
+        noise.withMutablePlane(0) { s in for i in s.indices { s[i] = UInt8(truncatingIfNeeded: rng.next()) } }
+        #expect(try PageDetector().detect(in: noise) == .notFound)
+        // stripes and a checkerboard: strong straight edges everywhere, no page
+        var stripes = try PixelBuffer(width: 800, height: 600, format: .gray8)
+        let st = stripes.plane(0).stride
+        stripes.withMutablePlane(0) { s in for y in 0..<600 { for x in 0..<800 { s[y * st + x] = (x / 40 + y / 40) % 2 == 0 ? 30 : 220 } } }
+        #expect(try PageDetector().detect(in: stripes) == .notFound)
+    }
+
+    @Test("huge sizes: scratch is bounded and reported, above the limit a typed error")
+    func hugeSizes() throws {
+        var bytes = 0
+        #expect(ic_detect_scratch_size(65535, 65535, nil, &bytes) == IC_OK)
+        #expect(bytes > 0 && bytes < 8 << 20, "\(bytes)")
+        #expect(ic_detect_scratch_size(65536, 10, nil, &bytes) == IC_ERR_TOO_LARGE)
+        var o = ic_detect_options(work_size: 1024, min_area: 0, min_confidence: 0)
+        #expect(ic_detect_scratch_size(65535, 65535, &o, &bytes) == IC_OK)
+        #expect(bytes < 64 << 20, "\(bytes)")
+        var mw: Int32 = 0, mh: Int32 = 0
+        #expect(ic_detect_map_size(4032, 3024, nil, &mw, &mh) == IC_OK)
+        #expect(mw == 96 && mh == 72)
+        for bad in [Double.nan, 1.5] {
+            o = ic_detect_options(work_size: 0, min_area: 0, min_confidence: bad)
+            #expect(ic_detect_scratch_size(100, 100, &o, &bytes) == IC_ERR_INVALID_ARGUMENT)
+        }
+        o = ic_detect_options(work_size: 0, min_area: .nan, min_confidence: 0)
+        #expect(ic_detect_scratch_size(100, 100, &o, &bytes) == IC_ERR_INVALID_ARGUMENT)
+        // A wide, one-row-high photo of the largest width: found nothing, no over-read
+        // (the buffer ends where the row ends).
+        let wide = GuardedImage(IC_FORMAT_RGBA8, 65535, 1)
+        var img = wide.image
+        #expect(ic_detect_scratch_size(65535, 1, nil, &bytes) == IC_OK)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var out = ic_page_detection()
+        #expect(ic_detect_page(&img, nil, scratch, bytes, &out) == IC_OK)
+        #expect(out.found == 0)
+    }
+
+    @Test("planes placed at the end of a page: no over-read in any format, odd sizes")
+    func guardedPlanes() throws {
+        for format in [IC_FORMAT_GRAY8, IC_FORMAT_RGB8, IC_FORMAT_RGBA8, IC_FORMAT_NV12, IC_FORMAT_I420] {
+            for (w, h) in [(387, 291), (193, 250), (1001, 777)] {
+                let g = GuardedImage(format, w, h, padding: 3)
+                var img = g.image
+                var bytes = 0
+                #expect(ic_detect_scratch_size(Int32(w), Int32(h), nil, &bytes) == IC_OK)
+                let scratch = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+                defer { scratch.deallocate() }
+                var out = ic_page_detection()
+                #expect(ic_detect_page(&img, nil, scratch, bytes, &out) == IC_OK)
+            }
+        }
+    }
+}

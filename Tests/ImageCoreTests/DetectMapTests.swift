@@ -1,0 +1,85 @@
+import CImageCore
+import Foundation
+import Testing
+@testable import ImageCore
+
+/// The learned boundary map: the C inference against the training framework's own output on
+/// fixed inputs, and the scalar reference against the AVX2 kernels.
+@Suite("Page detection: boundary map")
+struct DetectMapTests {
+    /// One fixed input of `Fixtures/detect-map-reference.bin` (written by
+    /// scripts/detector/export.py from PyTorch's float32 output of the exported weights).
+    struct Reference {
+        var width: Int, height: Int, rgb: [UInt8]
+        var mapWidth: Int, mapHeight: Int, probabilities: [Float]
+    }
+
+    static func references() throws -> [Reference] {
+        let data = try Data(contentsOf: DetectTests.fixtures.appendingPathComponent("detect-map-reference.bin"))
+        var at = 0
+        func int32() -> Int {
+            defer { at += 4 }
+            return Int(Int32(littleEndian: data.subdata(in: at..<at + 4).withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }))
+        }
+        var out: [Reference] = []
+        while at < data.count {
+            let w = int32(), h = int32()
+            let rgb = [UInt8](data[at..<at + 3 * w * h])
+            at += 3 * w * h
+            let mw = int32(), mh = int32()
+            let p = data.subdata(in: at..<at + 4 * mw * mh).withUnsafeBytes { raw in
+                (0..<mw * mh).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            }
+            at += 4 * mw * mh
+            out.append(Reference(width: w, height: h, rgb: rgb, mapWidth: mw, mapHeight: mh, probabilities: p))
+        }
+        return out
+    }
+
+    static func image(_ r: Reference) throws -> PixelBuffer {
+        var img = try PixelBuffer(width: r.width, height: r.height, format: .rgb8)
+        let stride = img.plane(0).stride
+        img.withMutablePlane(0) { s in
+            for y in 0..<r.height { for x in 0..<3 * r.width { s[y * stride + x] = r.rgb[y * 3 * r.width + x] } }
+        }
+        return img
+    }
+
+    /// Stated tolerance: 1e-4 in probability. The C core and PyTorch sum the same float32
+    /// products in different orders (PyTorch's convolutions are blocked GEMMs), which moves
+    /// the logits by a few float32 ulps of their partial sums.
+    @Test("C inference matches PyTorch's output on the fixed inputs (|dp| <= 1e-4)")
+    func matchesFramework() throws {
+        let refs = try Self.references()
+        #expect(refs.count == 3)
+        for r in refs {
+            let img = try Self.image(r)
+            let map = try PageDetector().boundaryMap(of: img)
+            #expect(map.width == r.mapWidth && map.height == r.mapHeight)
+            var worst: Float = 0
+            for i in 0..<min(map.values.count, r.probabilities.count) { worst = max(worst, abs(map.values[i] - r.probabilities[i])) }
+            #expect(worst <= 1e-4, "\(r.width)x\(r.height): worst |dp| \(worst)")
+        }
+    }
+
+    @Test("scalar and AVX2 kernels give the same map, bit for bit, in every format")
+    func scalarEqualsVector() throws {
+        let r = try Self.references()[1]
+        let rgb = try Self.image(r)
+        let rgba = try rgb.converted(to: .rgba8)
+        let big = try rgba.resized(width: 611, height: 397, filter: .triangle) // k = 4: the reduction's box
+        let nv12 = try big.converted(to: .nv12)
+        let gray = try big.converted(to: .gray8)
+        for (name, values) in [
+            ("rgb", scalarAndVector { try! PageDetector().boundaryMap(of: rgb).values }),
+            ("rgba", scalarAndVector { try! PageDetector().boundaryMap(of: rgba).values }),
+            ("rgba 611x397", scalarAndVector { try! PageDetector().boundaryMap(of: big).values }),
+            ("nv12", scalarAndVector { try! PageDetector().boundaryMap(of: nv12).values }),
+            ("gray", scalarAndVector { try! PageDetector().boundaryMap(of: gray).values }),
+            ("work 100", scalarAndVector { try! PageDetector(workSize: 100).boundaryMap(of: big).values }),
+        ] {
+            #expect(values.vector.map(\.bitPattern) == values.scalar.map(\.bitPattern), "\(name)")
+            #expect(values.vector.allSatisfy { $0 >= 0 && $0 <= 1 }, "\(name)")
+        }
+    }
+}

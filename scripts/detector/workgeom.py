@@ -1,0 +1,74 @@
+"""The working image and boundary-map geometry shared by the generator, the trainer and the
+C core (detect_map.c implements the same arithmetic; keep them in step).
+
+A source of W x H pixels is reduced by an integer box of k x k pixels, k = ceil(max(W, H) /
+WORK), to w = W // k by h = H // k working pixels (the last W % k columns and H % k rows are
+not read). Each working pixel is the rounded mean of its box in R, G and B, then converted to
+Y, Cb, Cr with the integer JPEG (full-range BT.601) weights below; a gray source gives Y and
+neutral chroma (128). The network reads (v - 128) / 64 per channel.
+
+The boundary map has ceil(w / 2) x ceil(h / 2) cells (the first convolution has stride 2);
+cell (i, j) is centred on working pixel (2i, 2j), that is at source point
+((2i + 0.5) k, (2j + 0.5) k) in continuous coordinates (pixel edges at integers).
+"""
+import numpy as np
+
+WORK = 192
+
+
+def work_size(width: int, height: int):
+    """(k, w, h) for a width x height source."""
+    k = max(1, -(-max(width, height) // WORK))
+    return k, max(1, width // k), max(1, height // k)
+
+
+def map_size(w: int, h: int):
+    return (w + 1) // 2, (h + 1) // 2
+
+
+def reduce_rgb(rgb: np.ndarray) -> np.ndarray:
+    """H x W x 3 uint8 (or H x W gray) -> 3 x h x w uint8 Y, Cb, Cr, as detect_map.c."""
+    H, W = rgb.shape[:2]
+    k, w, h = work_size(W, H)
+    a = rgb[: h * k, : w * k].astype(np.int64)
+    n = k * k
+    if a.ndim == 2:
+        y = (a.reshape(h, k, w, k).sum(axis=(1, 3)) + n // 2) // n
+        out = np.empty((3, h, w), np.uint8)
+        out[0] = y
+        out[1:] = 128
+        return out
+    s = (a.reshape(h, k, w, k, 3).sum(axis=(1, 3)) + n // 2) // n
+    r, g, b = s[..., 0], s[..., 1], s[..., 2]
+    y = (77 * r + 150 * g + 29 * b + 128) >> 8
+    cb = ((-43 * r - 85 * g + 128 * b + 128) >> 8) + 128
+    cr = ((128 * r - 107 * g - 21 * b + 128) >> 8) + 128
+    return np.clip(np.stack([y, cb, cr]), 0, 255).astype(np.uint8)
+
+
+def boundary_target(width, height, segments, visible=None):
+    """The training target at map resolution: for each map cell, exp(-d^2 / 2 sigma^2) of its
+    distance d (in map cells) to the nearest page-side segment ((x0, y0, x1, y1) in source
+    coordinates), sigma = 0.6 cells; `visible` (H x W bool, source res) zeroes occluded cells."""
+    k, w, h = work_size(width, height)
+    mw, mh = map_size(w, h)
+    xs = (2 * np.arange(mw) + 0.5) * k
+    ys = (2 * np.arange(mh) + 0.5) * k
+    X, Y = np.meshgrid(xs, ys)
+    best = np.full(X.shape, np.inf)
+    for x0, y0, x1, y1 in segments:
+        dx, dy = x1 - x0, y1 - y0
+        L2 = dx * dx + dy * dy
+        if L2 <= 0:
+            continue
+        t = np.clip(((X - x0) * dx + (Y - y0) * dy) / L2, 0, 1)
+        d = np.hypot(X - (x0 + t * dx), Y - (y0 + t * dy))
+        best = np.minimum(best, d)
+    d = best / (2 * k)
+    tgt = np.exp(-(d * d) / (2 * 0.6 * 0.6))
+    tgt[d > 2.5] = 0
+    if visible is not None:
+        vi = np.clip(ys.astype(int), 0, height - 1)
+        vj = np.clip(xs.astype(int), 0, width - 1)
+        tgt *= visible[np.ix_(vi, vj)]
+    return tgt.astype(np.float32)
