@@ -27,6 +27,7 @@ static const float IC_DQ_VOTE_P = 0.25f;   /* cells below this do not vote */
 static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this much probability */
 static const double IC_DQ_DUP_DEG = 5.0, IC_DQ_DUP_CELLS = 2.5; /* closer lines are one */
 static const double IC_DQ_STEP = 0.5;       /* profile sampling step, cells */
+static const double IC_DQ_FRAME_COST = 0.05; /* score cost of a frame edge as a side */
 
 size_t ic__dq_scratch(int32_t mw, int32_t mh) {
     const double diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
@@ -223,8 +224,17 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
         double len = tb - ta;
         if (len < 2.0) return 0;
         if (l->frame) { side[i] = -1; continue; }
-        side[i] = integral(l, ta, tb) / len;
-        double e = 0.2 * len;
+        /* a page side is supported along its length (one quarter may be hidden by a hand):
+         * the side counts as its mean and its second-weakest quarter, so that a line
+         * touching a curved contour for a stretch does not pass for a side */
+        double qm[4];
+        for (int j = 0; j < 4; j++) qm[j] = integral(l, ta + j * len / 4, ta + (j + 1) * len / 4) / (len / 4);
+        for (int a = 1; a < 4; a++)
+            for (int b = a; b > 0 && qm[b] < qm[b - 1]; b--) { double t = qm[b]; qm[b] = qm[b - 1]; qm[b - 1] = t; }
+        side[i] = 0.5 * integral(l, ta, tb) / len + 0.5 * qm[1];
+        /* the last 3 cells before each corner (also before a frame edge: a page cut by
+         * the frame reaches it) */
+        double e = fmin(3.0, 0.2 * len);
         double e0 = integral(l, ta, ta + e) / e, e1 = integral(l, tb - e, tb) / e;
         ends = fmin(ends, fmin(e0, e1));
         double r = fmin(3.0, 0.3 * len);
@@ -234,7 +244,8 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
         scored++;
     }
     if (scored < 3) return 0;
-    q->score = 0.45 * total / scored + 0.35 * weakest + 0.2 * ends - 0.4 * runon;
+    /* a frame edge as a side costs a little: a real fourth side about as well supported wins */
+    q->score = 0.45 * total / scored + 0.35 * weakest + 0.2 * ends - 0.4 * runon - (scored == 3 ? IC_DQ_FRAME_COST : 0);
     for (int i = 0; i < 4; i++) {
         q->corner[i] = c[i];
         q->side[i] = s[i];

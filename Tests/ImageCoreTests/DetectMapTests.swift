@@ -58,6 +58,7 @@ struct DetectMapTests {
             #expect(map.width == r.mapWidth && map.height == r.mapHeight)
             var worst: Float = 0
             for i in 0..<min(map.values.count, r.probabilities.count) { worst = max(worst, abs(map.values[i] - r.probabilities[i])) }
+            print("boundary map \(r.width)x\(r.height) vs PyTorch: worst |dp| \(worst)")
             #expect(worst <= 1e-4, "\(r.width)x\(r.height): worst |dp| \(worst)")
         }
     }

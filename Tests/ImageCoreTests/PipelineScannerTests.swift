@@ -125,17 +125,20 @@ struct PipelineScannerTests {
         #expect(r.peakPixelBytes < 4032 * 3024 * 3 / 2 / 2)
     }
 
-    @Test("page detection on the 1/8 decode finds the composite's page")
-    func detection() throws {
-        // The storm background (the one the detect CLI tests use): on the wood one the
-        // detector (issue 5's PageDetector, not this pipeline) locks onto the grain.
-        var photo = try ScanComposite.photo(background: "background-storm.pgm")
+    @Test("automatic mode: detected corners, rectified page vs the truth above 24 dB",
+          arguments: ["background-storm.pgm", "background-wood.pgm"])
+    func detection(background: String) throws {
+        var photo = try ScanComposite.photo(background: background)
         photo.orientation = .up
         let jpeg = try JPEG.encode(photo, options: .init(quality: 92))
-        let r = try Scanner.scan(jpeg, options: .init(size: .pixels(width: 600, height: 840), mode: .gray, enhance: false))
+        let r = try Scanner.scan(jpeg, options: .init(size: .pixels(width: ScanComposite.pageWidth, height: ScanComposite.pageHeight),
+                                                      mode: .gray, enhance: false, quality: 95))
         #expect(r.detected)
         let err = DocumentComposite.cornerError(r.corners, ScanComposite.quad)
         #expect(err < 16, "corner error \(err) px: \(r.corners)")
+        let out = try JPEG.decode(r.jpeg, format: .gray8)
+        let p = JPEGFixtures.psnr(JPEGFixtures.packed(out, plane: 0), JPEGFixtures.packed(try ScanComposite.page(), plane: 0))
+        #expect(p > 24, "PSNR \(p) dB with the detected corners \(r.corners)")
     }
 
     @Test("bad input and bad corners throw ImageError")

@@ -644,7 +644,6 @@ def make_image(split, index, n_pages, long_side, want_target):
     img = Image.fromarray(np.clip(a + 0.5, 0, 255).astype(np.uint8))
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=int(rng.integers(80, 96)))
-    label["quality"] = None
     target = None
     if want_target:
         target = workgeom.boundary_target(W, H, segments, visible if label.get("occluded") else None)
@@ -652,12 +651,22 @@ def make_image(split, index, n_pages, long_side, want_target):
 
 
 def work(args):
+    """One image; its label is also kept in labels/NNNNNN.json so that an interrupted run
+    resumes where it stopped (the images are the same whenever they are made)."""
     split, index, n_pages, long_side, out, want_target = args
+    done = os.path.join(out, "labels", "%07d.json" % index)
+    if os.path.exists(done):
+        with open(done) as f:
+            return json.load(f)
     data, label, target = make_image(split, index, n_pages, long_side, want_target)
     with open(os.path.join(out, label["file"]), "wb") as f:
         f.write(data)
     if target is not None:
         np.save(os.path.join(out, "targets", "%06d.npy" % index), target.astype(np.float16))
+    label.pop("quality", None)
+    with open(done + ".tmp", "w") as f:
+        json.dump(label, f, sort_keys=True)
+    os.replace(done + ".tmp", done)
     return label
 
 
@@ -673,6 +682,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     a = ap.parse_args()
     os.makedirs(os.path.join(a.out, "images"), exist_ok=True)
+    os.makedirs(os.path.join(a.out, "labels"), exist_ok=True)
     if a.targets:
         os.makedirs(os.path.join(a.out, "targets"), exist_ok=True)
     # Index space: pages are indices [0, 10^6), empty scenes [10^6, ...) so that --count and
@@ -686,7 +696,6 @@ def main():
         labels = [work(j) for j in jobs]
     with open(os.path.join(a.out, "labels.jsonl"), "w") as f:
         for l in labels:
-            l.pop("quality", None)
             f.write(json.dumps(l, sort_keys=True) + "\n")
 
 

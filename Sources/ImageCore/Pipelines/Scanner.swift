@@ -3,7 +3,7 @@ import CImageCore
 /// The document scanner: a photographed page (JPEG) in, an upright, rectified, enhanced page
 /// (JPEG) out, touching only the pixels it needs.
 ///
-/// 1. Without given corners, the page is detected on a 1/8-scale GRAY8 decode
+/// 1. Without given corners, the page is detected on a 1/8-scale RGB8 decode
 ///    (``PageDetector``); the corners are scaled back to the full image.
 /// 2. ``plan(width:height:corners:size:)`` picks the smallest DCT scale n/8 at which the
 ///    page's shortest opposite sides still cover the output size, and the crop of the scaled
@@ -109,7 +109,8 @@ public enum Scanner {
         return o
     }
 
-    /// Detects the page on a 1/8 GRAY8 decode; the corners in full-size stored pixels.
+    /// Detects the page on a 1/8 RGB8 decode (the detector reads luma and chroma); the
+    /// corners in full-size stored pixels.
     /// - Throws: `.invalidArgument` when no page is found.
     public static func detect(_ jpeg: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Quad {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> Quad in
@@ -122,7 +123,7 @@ public enum Scanner {
         let info = try JPEG.info(jpeg)
         var o = limits
         o.scale = .eighths(1); o.crop = nil
-        let small = try JPEG.decode(jpeg, format: .gray8, options: o, warnings: &warnings)
+        let small = try JPEG.decode(jpeg, format: .rgb8, options: o, warnings: &warnings)
         guard let q = try PageDetector().detect(in: small).quad else {
             throw ImageError(.invalidArgument, "no page found; give the corners")
         }
