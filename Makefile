@@ -126,6 +126,7 @@ detector-fixtures: .venv-detector/.done
 	rm -rf Tests/ImageCoreTests/Fixtures/detect-heldout
 	$(DETECTOR_PY) scripts/detector/generate.py heldout Tests/ImageCoreTests/Fixtures/detect-heldout \
 		--start 500000 --count 40 --empty 20 --long-side 360 --jobs $(DETECTOR_JOBS)
+	rm -rf Tests/ImageCoreTests/Fixtures/detect-heldout/labels
 
 clean:
 	rm -rf .build .build-cmake .build-cmake-san .build-fuzz .build-stress .build-static .build-cmake-install

@@ -117,7 +117,7 @@ enum DetectEval {
             by kind: %@
             by page height: %@
             cut by the frame edge: %@; partly occluded: %@
-            """, split, dir, overall.n, 100 * Double(overall.good) / Double(max(1, overall.n)), notFound,
+            """, split, split == "heldout" || split == "train" ? ".build-detector/data/" + split : dir, overall.n, 100 * Double(overall.good) / Double(max(1, overall.n)), notFound,
                              100 * errSum / Double(max(1, errN)), falsePages, empty, 100 * Double(falsePages) / Double(max(1, empty)),
                              kinds, sizes, cut.text, occluded.text)
         let note = summary + String(format: "\nmean %.2f ms per detection of a %@ photo (decoded RGBA, one core, scratch allocation included; %.2f ms of thread CPU time)",

@@ -100,7 +100,8 @@ ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options 
     ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &own);
     if (st != IC_OK) return st;
     if (map_stride < (size_t)g.mw) return IC_ERR_INVALID_ARGUMENT;
-    ic__dm_run(image, &g, base, map, map_stride);
+    const ic__settings set = ic__settings_read();
+    ic__dm_run(image, &g, set.cpu, base, map, map_stride);
     return IC_OK;
 }
 
@@ -118,7 +119,8 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
     out->work_height = g.h;
     if (g.w < 16 || g.h < 16) return IC_OK; /* too small to hold a page: not found */
 
-    ic__dm_run(image, &g, base, map, (size_t)g.mw);
+    const ic__settings set = ic__settings_read();
+    ic__dm_run(image, &g, set.cpu, base, map, (size_t)g.mw);
     const double k = g.k;
     ic_dq_map m = {map, g.mw, g.mh, (size_t)g.mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
                    (image->height / k + 0.5) / 2, 0, 0};

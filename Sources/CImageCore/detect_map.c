@@ -185,7 +185,8 @@ static void up_add(const ic_dm_tensor *low, int32_t ch, const ic_dm_tensor *skip
         }
 }
 
-void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint8_t *scratch, float *map, size_t map_stride) {
+void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch, float *map,
+                size_t map_stride) {
     layout L;
     lay_out(g, image->width, scratch, &L);
     /* zero borders: every tensor's border must read as 0 (the interiors are overwritten) */
@@ -194,7 +195,7 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint8_t *scratch
     conv_fn fn = ic__dm_conv_row_c;
     accumulate_fn acc = ic__dm_accumulate_row_c;
 #if IC_X86
-    if (ic_cpu_features() & IC_CPU_AVX2) {
+    if (cpu & IC_CPU_AVX2) {
         fn = ic__dm_conv_row_avx2;
         acc = ic__dm_accumulate_row_avx2;
     }

@@ -69,8 +69,8 @@ IC_INTERNAL size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width);
 
 /* Runs the reduction and the network on `image` into `map` (g->mw x g->mh probabilities,
  * row stride `map_stride` floats). `scratch` is 64-byte aligned and holds ic__dm_scratch
- * bytes. Uses AVX2 when the CPU mask allows. */
-IC_INTERNAL void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint8_t *scratch, float *map,
-                            size_t map_stride);
+ * bytes. Uses AVX2 when `cpu` (the call's settings snapshot) has it. */
+IC_INTERNAL void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch,
+                            float *map, size_t map_stride);
 
 #endif

@@ -3,7 +3,7 @@ import CImageCore
 /// The document scanner: a photographed page (JPEG) in, an upright, rectified, enhanced page
 /// (JPEG) out, touching only the pixels it needs.
 ///
-/// 1. Without given corners, the page is detected on a 1/8-scale RGB8 decode
+/// 1. Without given corners, the page is detected on a small RGB8 decode (1/8 for 12 MP)
 ///    (``PageDetector``); the corners are scaled back to the full image.
 /// 2. ``plan(width:height:corners:size:)`` picks the smallest DCT scale n/8 at which the
 ///    page's shortest opposite sides still cover the output size, and the crop of the scaled
@@ -109,8 +109,9 @@ public enum Scanner {
         return o
     }
 
-    /// Detects the page on a 1/8 RGB8 decode (the detector reads luma and chroma); the
-    /// corners in full-size stored pixels.
+    /// Detects the page on an RGB8 decode at the smallest n/8 whose long side is at least
+    /// 480 px (1/8 for a 12 MP photo; the detector reads luma and chroma and works at about
+    /// 192 px, which a smaller decode would not fill); the corners in full-size stored pixels.
     /// - Throws: `.invalidArgument` when no page is found.
     public static func detect(_ jpeg: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Quad {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> Quad in
@@ -121,8 +122,9 @@ public enum Scanner {
 
     static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions, warnings: inout JPEG.Warnings) throws(ImageError) -> Quad {
         let info = try JPEG.info(jpeg)
+        let long = max(info.width, info.height)
         var o = limits
-        o.scale = .eighths(1); o.crop = nil
+        o.scale = .eighths((1...8).first { (long * $0 + 7) / 8 >= 480 } ?? 8); o.crop = nil
         let small = try JPEG.decode(jpeg, format: .rgb8, options: o, warnings: &warnings)
         guard let q = try PageDetector().detect(in: small).quad else {
             throw ImageError(.invalidArgument, "no page found; give the corners")
