@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Fits the detector's confidence on the training split (never the held-out one).
+"""Fits the detector's confidence on the validation split (never the held-out one).
 
-    calibrate.py SCORES.txt OUT.json
+    calibrate.py SCORES.txt OUT.json [--split NAME]
 
-SCORES.txt is written by `bench detect-eval` with IC_DETECT_SCORES on the training split: one
+The validation split is drawn from the training packages with seeds the network was not
+trained on (`make detector-data`), so the fit sees the network as it sees new photos (on the
+images it was trained on it is overconfident). SCORES.txt is written by `bench detect-eval`
+with IC_DETECT_SCORES on that split: one
 line per image that had a candidate, "score correct page" (correct: every corner within 1.5 %
 of the diagonal; page-less photos are never correct). Fits P(correct | score) =
 sigmoid(a * score + b) by maximum likelihood (Newton's method), so that the confidence means
@@ -16,6 +19,7 @@ import numpy as np
 
 
 def main():
+    split = sys.argv[sys.argv.index("--split") + 1] if "--split" in sys.argv else "val"
     rows = np.loadtxt(sys.argv[1], ndmin=2)
     s, y = rows[:, 0], rows[:, 1]
     a, b = 10.0, -5.0
@@ -30,13 +34,13 @@ def main():
         if np.abs(step).max() < 1e-10:
             break
     p = 1 / (1 + np.exp(-(a * s + b)))
-    # reliability on the training split: predicted vs observed in confidence bins
+    # reliability on the fitted split: predicted vs observed in confidence bins
     bins = []
     for lo in np.arange(0, 1, 0.2):
         m = (p >= lo) & (p < lo + 0.2 + (lo >= 0.8))
         if m.any():
             bins.append({"from": round(float(lo), 1), "n": int(m.sum()), "predicted": float(p[m].mean()), "observed": float(y[m].mean())})
-    out = {"a": float(a), "b": float(b), "n": int(len(s)), "threshold_score": float(-b / a), "bins": bins}
+    out = {"split": split, "a": float(a), "b": float(b), "n": int(len(s)), "threshold_score": float(-b / a), "bins": bins}
     json.dump(out, open(sys.argv[2], "w"), indent=1)
     print(json.dumps(out, indent=1))
 

@@ -86,7 +86,9 @@ def main():
     src.append(" * convolutions, float32: %d parameters, %d bytes of weights." % (nparams, 4 * nparams))
     src.append(" * Training data (train split) sha256: %s" % ck["data_hash"])
     src.append(" * Training: %d epochs, seed %d." % (ck["epochs"], ck["seed"]))
-    src.append(" * Confidence calibration (train split): sigmoid(%.6g * score + %.6g)." % (cal["a"], cal["b"]))
+    src.append(" * Confidence calibration (%s split): sigmoid(%.6g * score + %.6g)." % (cal.get("split", "train"), cal["a"], cal["b"]))
+    if "val_loss" in ck:
+        src.append(" * Checkpoint chosen by validation loss (%.4f; validation split: training packages, other seeds)." % ck["val_loss"])
     src.append(" * Held-out split figures (bench detect-eval):")
     for line in str(figures).split("\n"):
         src.append(" *   " + line)

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Trains the boundary-map network on the training split (never the held-out one).
 
-    train.py DATA_DIR OUT.pt [--epochs N] [--threads T] [--seed S]
+    train.py DATA_DIR OUT.pt [--epochs N] [--threads T] [--seed S] [--init CKPT] [--val VAL_DIR]
+                             [--max-lr LR] [--max-minutes M]
 
 DATA_DIR is generate.py's output for the train split, made with --targets. The working images
 are reduced from the JPEGs exactly as the C core reduces them (workgeom.reduce_rgb), once, and
 cached in DATA_DIR/work.npz. Training: random 64 x 64-cell crops of the map (128 x 128 working
 pixels, at even offsets), flips and transposes, a quarter of the samples without chroma (as a
 gray source gives), weighted binary cross-entropy (boundary cells weigh 10 times more), Adam
-with a cosine learning rate. Seeded: the same data and seed give the same weights on one
+with a one-cycle learning rate. Seeded: the same data and seed give the same weights on one
 machine (thread count fixed).
+
+--init continues from a checkpoint (fine-tuning). --val is a validation split made from the
+training packages with other seeds (generate.py train ... --start 800000 --targets): its loss on
+whole working images is measured after every epoch and OUT.pt keeps the epoch with the lowest
+(model selection on validation, never on the held-out split). --max-minutes stops early (the
+machine is shared) keeping the best epoch so far.
 """
 import argparse
 import hashlib
@@ -87,6 +94,22 @@ def batch(rng, xs, ts, n):
     return X, T, M
 
 
+def val_loss(net, xs, ts):
+    """Mean weighted cross-entropy over whole working images (as training weighs cells)."""
+    net.eval()
+    num = den = 0.0
+    with torch.no_grad():
+        for x, t in zip(xs, ts):
+            xx = (torch.from_numpy(np.ascontiguousarray(x)).float()[None] - 128) / 64
+            tt = torch.from_numpy(t.astype(np.float32))[None, None]
+            logit = net(xx)[:, :, : tt.shape[2], : tt.shape[3]]
+            w = 1 + 9 * tt
+            num += float((F.binary_cross_entropy_with_logits(logit, tt, reduction="none") * w).sum())
+            den += float(w.sum())
+    net.train()
+    return num / max(den, 1e-9)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("data")
@@ -96,6 +119,10 @@ def main():
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=14)
+    ap.add_argument("--init", help="checkpoint to continue from")
+    ap.add_argument("--val", help="validation split (training packages, other seeds, --targets)")
+    ap.add_argument("--max-lr", type=float, default=3e-3)
+    ap.add_argument("--max-minutes", type=float, default=0, help="stop after this many minutes (0: no bound)")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -105,10 +132,24 @@ def main():
     xs, ts, hx = load(a.data)
     print("data: %d images, sha256 %s, %.0f s" % (len(xs), hx, time.time() - t0), flush=True)
     net = BoundaryNet()
-    opt = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-5)
+    init_epochs = 0
+    if a.init:
+        ck = torch.load(a.init)
+        net.load_state_dict(ck["state"])
+        init_epochs = ck.get("epochs", 0)
+        print("from %s (%d epochs)" % (a.init, init_epochs), flush=True)
+    vx = vt = None
+    best = float("inf")
+    if a.val:
+        vx, vt, _ = load(a.val)
+        best = val_loss(net, vx, vt)
+        print("validation: %d images, loss %.4f before" % (len(vx), best), flush=True)
+    opt = torch.optim.Adam(net.parameters(), lr=a.max_lr, weight_decay=1e-5)
     total = a.epochs * a.steps
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.max_lr, total_steps=total, pct_start=0.1)
     step = 0
+    if a.init and a.val:  # the starting point is a candidate too
+        torch.save({"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs, "seed": a.seed, "val_loss": best}, a.out)
     for ep in range(a.epochs):
         net.train()
         run = 0.0
@@ -125,8 +166,22 @@ def main():
             sched.step()
             step += 1
             run += loss.item()
-        print("epoch %d/%d loss %.4f (%.0f s)" % (ep + 1, a.epochs, run / a.steps, time.time() - t0), flush=True)
-        torch.save({"state": net.state_dict(), "data_hash": hx, "epochs": ep + 1, "seed": a.seed}, a.out)
+        line = "epoch %d/%d loss %.4f" % (ep + 1, a.epochs, run / a.steps)
+        ck = {"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs + ep + 1, "seed": a.seed}
+        if vx is not None:
+            v = val_loss(net, vx, vt)
+            line += " validation %.4f" % v
+            if v < best:
+                best = v
+                ck["val_loss"] = v
+                torch.save(ck, a.out)
+                line += " (kept)"
+        else:
+            torch.save(ck, a.out)
+        print(line + " (%.0f s)" % (time.time() - t0), flush=True)
+        if a.max_minutes and time.time() - t0 > 60 * a.max_minutes:
+            print("stopped: --max-minutes %.0f" % a.max_minutes, flush=True)
+            break
     print("done in %.0f s" % (time.time() - t0))
 
 
