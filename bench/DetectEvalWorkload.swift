@@ -13,6 +13,7 @@ import ImageCore
 /// `IC_DETECT_SCORES=file` also writes, per image, the best candidate's raw score and
 /// whether it was right (detections made with no confidence threshold), for
 /// scripts/detector/calibrate.py; `IC_DETECT_JSON=file` writes the figures as JSON;
+/// `IC_DETECT_WORK=n` sets the working size (default: the detector's);
 /// `IC_DETECT_DUMP=dir` writes each miss with the true (white) and detected (black) quads
 /// and its boundary map (for the training split: never look at held-out images).
 enum DetectEval {
@@ -66,7 +67,10 @@ enum DetectEval {
         }
         let labels = try text.split(separator: "\n").map { try JSONDecoder().decode(Label.self, from: Data($0.utf8)) }
         let scoresPath = env["IC_DETECT_SCORES"]
-        let detector = PageDetector(minimumConfidence: scoresPath == nil ? 0.5 : -1)
+        var detector = PageDetector()
+        let threshold = detector.minimumConfidence
+        if scoresPath != nil { detector.minimumConfidence = -1 }
+        if let w = env["IC_DETECT_WORK"].flatMap({ Int($0) }) { detector.workSize = w }
         var overall = Tally(), byKind: [String: Tally] = [:], bySize: [String: Tally] = [:]
         var cut = Tally(), occluded = Tally()
         var empty = 0, falsePages = 0, notFound = 0
@@ -83,7 +87,7 @@ enum DetectEval {
             let diag = (Double(l.width * l.width + l.height * l.height)).squareRoot()
             guard l.page, let truth = l.corners else {
                 empty += 1
-                if let _ = d.quad, d.confidence >= 0.5 { falsePages += 1 }
+                if let _ = d.quad, d.confidence >= threshold { falsePages += 1 }
                 if d.score != 0 { scoreLines += String(format: "%.6f 0 0\n", d.score) }
                 continue
             }
@@ -93,11 +97,11 @@ enum DetectEval {
                 ok = e.max <= 0.015 * diag
                 geometric = ok
                 if scoresPath != nil, d.score != 0 { scoreLines += String(format: "%.6f %d 1\n", d.score, ok ? 1 : 0) }
-                if d.confidence >= 0.5 { errSum += e.mean / diag; errN += 1 } else { ok = false }
+                if d.confidence >= threshold { errSum += e.mean / diag; errN += 1 } else { ok = false }
             } else if scoresPath != nil, d.score != 0 {
                 scoreLines += String(format: "%.6f 0 1\n", d.score)
             }
-            if d.quad == nil || d.confidence < 0.5 { notFound += 1 }
+            if d.quad == nil || d.confidence < threshold { notFound += 1 }
             if !geometric, let dump = env["IC_DETECT_DUMP"] { try dumpMiss(image, d, truth, dir: dump, name: (l.file as NSString).lastPathComponent) }
             overall.add(ok)
             byKind[l.kind ?? "?", default: Tally()].add(ok)
