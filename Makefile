@@ -114,7 +114,7 @@ train-detector: detector-data
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_DATA=$(DETECTOR_DIR)/data/train IC_DETECT_SCORES=$(DETECTOR_DIR)/train-scores.txt \
 		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
-	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/train-scores.txt $(DETECTOR_DIR)/calibration.json
+	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/train-scores.txt $(DETECTOR_DIR)/calibration.json --split train
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
