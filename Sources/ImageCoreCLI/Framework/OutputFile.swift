@@ -44,14 +44,20 @@ final class OutputFile {
         var attempt = 0
         while true {
             let temp = (dir == "." && !path.hasPrefix("./") ? "" : dir + "/") + ".\(name).\(getpid()).\(OutputFile.nextSerial()).part"
+            // Registered before it exists: a signal between open and registration would
+            // otherwise leave the temporary behind (seen when xargs -P was killed mid-run).
+            // The name is ours alone (dot, name, pid, serial, .part), so the handler can only
+            // ever remove a temporary of this scheme.
+            let reserved = TempFiles.register(temp)
             let f = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if f >= 0 {
-                fd = f; tempPath = temp
-                slot = TempFiles.register(temp)
+                fd = f; tempPath = temp; slot = reserved
                 return
             }
+            let failure = errno
+            if let reserved { TempFiles.unregister(reserved) }
             attempt += 1
-            guard errno == EEXIST, attempt < 100 else { throw OutputFile.error(path) }
+            guard failure == EEXIST, attempt < 100 else { errno = failure; throw OutputFile.error(path) }
         }
     }
 
