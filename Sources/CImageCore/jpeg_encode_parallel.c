@@ -33,15 +33,6 @@ static void run_stripes(void *context, int64_t begin, int64_t end) {
     }
 }
 
-static int64_t gcd64(int64_t a, int64_t b) {
-    while (b) {
-        const int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 void ic__jpeg_stripes_free(ic_jpeg_stripes *s) {
     for (int32_t k = 0; k < s->count; k++) {
         if (s->part[k].owned) free(s->part[k].data);
@@ -98,7 +89,7 @@ int ic__jpeg_encode_parallel(const ic__settings *set, int32_t width, int32_t hei
     const int32_t mcu_rows = (height + mcu_height - 1) / mcu_height;
     const int32_t per_row = (width + mcu_width - 1) / mcu_width;
     /* Stripes start at MCU rows where an interval starts: multiples of `period`. */
-    const int32_t period = (int32_t)(interval / gcd64(interval, per_row));
+    const int32_t period = ic__jpeg_restart_period(interval, per_row);
     int32_t n = set->threads < IC_JPEG_ENCODE_MAX_STRIPES ? set->threads : IC_JPEG_ENCODE_MAX_STRIPES;
     if (n > mcu_rows / period) n = mcu_rows / period;
     if (n < 2) return 0;

@@ -52,6 +52,10 @@ static int64_t gcd64(int64_t a, int64_t b) {
     return a;
 }
 
+int32_t ic__jpeg_restart_period(int64_t interval, int64_t mcus_per_row) {
+    return (int32_t)(interval / gcd64(interval, mcus_per_row));
+}
+
 int ic__jpeg_restart_geometry(j_decompress_ptr cinfo, const uint8_t *data, size_t size, ic_jpeg_restart_map *map) {
     memset(map, 0, sizeof *map);
     if (cinfo->progressive_mode || cinfo->arith_code || cinfo->restart_interval == 0) return 0;
@@ -67,7 +71,7 @@ int ic__jpeg_restart_geometry(j_decompress_ptr cinfo, const uint8_t *data, size_
     map->mcus_per_row = (int32_t)((cinfo->image_width + (JDIMENSION)mcu_w - 1) / (JDIMENSION)mcu_w);
     map->mcu_rows = (int32_t)((cinfo->image_height + (JDIMENSION)mcu_h - 1) / (JDIMENSION)mcu_h);
     map->interval = (int32_t)cinfo->restart_interval;
-    map->period = (int32_t)(map->interval / gcd64(map->interval, map->mcus_per_row));
+    map->period = ic__jpeg_restart_period(map->interval, map->mcus_per_row);
     map->starts = (map->mcu_rows + map->period - 1) / map->period;
     return map->starts >= 2; /* an interval starts below the first row */
 }
@@ -105,8 +109,7 @@ int ic__jpeg_restart_scan(ic_jpeg_restart_map *map, const uint8_t *data, size_t 
 }
 
 int32_t ic__jpeg_restart_cut_period(const ic_jpeg_restart_map *m) {
-    const int64_t eight = 8 * (int64_t)m->interval;
-    return (int32_t)(eight / gcd64(eight, m->mcus_per_row));
+    return ic__jpeg_restart_period(8 * (int64_t)m->interval, m->mcus_per_row);
 }
 
 /* ---- planning ------------------------------------------------------------------------ */

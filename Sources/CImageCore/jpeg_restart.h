@@ -19,6 +19,9 @@ IC_INTERNAL size_t ic_jpeg_find_marker_c(const uint8_t *data, size_t pos, size_t
 IC_INTERNAL size_t ic_jpeg_find_marker_avx2(const uint8_t *data, size_t pos, size_t end);
 #endif
 IC_INTERNAL ic_find_marker_fn ic__jpeg_pick_find_marker(uint32_t cpu);
+/* MCU rows between interval starts that fall on a row start: interval / gcd(interval, MCUs
+ * per row) (the decoder's stripe planning and the parallel encoder share it). */
+IC_INTERNAL int32_t ic__jpeg_restart_period(int64_t interval, int64_t mcus_per_row);
 
 /* Walks the marker segments from SOI to the first SOS. Returns 1 with the frame header's
  * height offset and the start of the entropy-coded data for a baseline or extended Huffman
