@@ -6,16 +6,16 @@ import Glibc
 import Darwin
 #endif
 
-/// `imagecore contact-sheet DIR OUT.jpg`: a grid of a folder's JPEGs, rendered through the
+/// `imagecore contact-sheet DIR OUT.jpg`: a grid of a folder's JPEGs and PNGs, rendered through the
 /// thumbnail renderer (DCT-scaled decode + Lanczos-3, EXIF orientation applied) and encoded
 /// as one JPEG. Files that cannot be rendered get an empty cell and a line on stderr; the
 /// exit status is then non-zero. Damaged files that still render (decoder warnings) get a
 /// warning line each and count in the summary; with `--strict` they fail like the others.
 enum ContactSheet {
     static let spec = CommandSpec(
-        name: "contact-sheet", abstract: "Render a grid of a folder's JPEG photos through the thumbnail renderer.",
+        name: "contact-sheet", abstract: "Render a grid of a folder's JPEG and PNG photos through the thumbnail renderer.",
         discussion: "Files that cannot be rendered get an empty cell and one line on standard error; the exit status is then 1. Damaged files that still render (decoder warnings, e.g. truncated) get one warning line each; with --strict they fail.",
-        positionals: [PositionalSpec(name: "folder", help: "A folder of JPEG files (.jpg/.jpeg).", completion: .directory),
+        positionals: [PositionalSpec(name: "folder", help: "A folder of JPEG and PNG files (.jpg/.jpeg/.png).", completion: .directory),
                       PositionalSpec(name: "output", help: "Output JPEG ('-': standard output).")],
         options: [
             .value("columns", "N", "Cells per row.", default: "6"),
@@ -47,7 +47,7 @@ enum ContactSheet {
     static func render(directory: String, output: String, columns: Int, size: Int, workers: Int, quality: Int,
                        settings: Settings) throws(ImageError) -> Int {
         let files = try Self.jpegFiles(in: directory)
-        guard !files.isEmpty else { throw ImageError(.invalidArgument, "\(directory): no .jpg or .jpeg files") }
+        guard !files.isEmpty else { throw ImageError(.invalidArgument, "\(directory): no .jpg, .jpeg or .png files") }
         let rows = (files.count + columns - 1) / columns
         let cell = size + Self.margin
         var sheet = try PixelBuffer(width: columns * cell + Self.margin, height: rows * cell + Self.margin, format: .rgb8)
@@ -64,7 +64,7 @@ enum ContactSheet {
         decoder.limits = settings.decodeOptions() // --strict: a warning fails the cell
         let renderer = ThumbnailRenderer<String>(
             source: ThumbnailSource.fullSizePhotos { (path) throws(ImageError) in try FileBytes.read(path: path) },
-            decoder: decoder, configuration: config)
+            decoder: PhotoThumbnailDecoder(jpeg: decoder), configuration: config)
         defer { renderer.shutdown() }
         renderer.setItems(files)
 
@@ -102,7 +102,7 @@ enum ContactSheet {
         return failures
     }
 
-    /// The folder's JPEG files, sorted by name.
+    /// The folder's JPEG and PNG files, sorted by name.
     static func jpegFiles(in directory: String) throws(ImageError) -> [String] {
         guard let dir = opendir(directory) else { throw ImageError(.io, "\(directory): \(String(cString: strerror(errno)))") }
         defer { closedir(dir) }
@@ -112,7 +112,7 @@ enum ContactSheet {
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
             let lower = name.lowercased()
-            if !name.hasPrefix(".") && (lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg")) { names.append(name) }
+            if !name.hasPrefix(".") && (lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".png")) { names.append(name) }
         }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         return names.sorted().map { base + $0 }

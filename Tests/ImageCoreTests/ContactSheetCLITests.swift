@@ -15,15 +15,25 @@ struct ContactSheetCLITests {
             try Data(try JPEG.encode(photo)).write(to: dir.appendingPathComponent("p\(i).jpg"))
         }
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: dir.appendingPathComponent("z-broken.jpg"))
+        // A PNG (RGB, eXIf orientation 6: shown 100x160 upright) takes the fourth cell.
+        let png = try SyntheticImage.photo(width: 160, height: 100, format: .rgb8, seed: 9)
+        try Data(try PNG.encode(png, options: .init(orientation: .right))).write(to: dir.appendingPathComponent("q.png"))
         try Data("not a photo".utf8).write(to: dir.appendingPathComponent("notes.txt"))
         let out = dir.appendingPathComponent("sheet.jpg").path
         let r = try CLITests.run(["contact-sheet", dir.path, out, "--columns", "2", "--size", "100"])
         #expect(r.status != 0)
         let lines = r.stderr.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains("z-broken.jpg"), "\(r.stderr)")
-        // 4 JPEG files → 2 columns × 2 rows of (100 + 8) px cells, plus the outer margin.
+        // 5 files → 2 columns × 3 rows of (100 + 8) px cells, plus the outer margin.
         let sheet = try JPEG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: out))), format: .rgb8)
-        #expect(sheet.width == 2 * 108 + 8 && sheet.height == 2 * 108 + 8)
+        #expect(sheet.width == 2 * 108 + 8 && sheet.height == 3 * 108 + 8)
+        // The PNG's cell (row 1, column 1) holds it upright: 63x100, centred, so its left edge
+        // column is background and a column inside it is not.
+        let x0 = 8 + 108, y0 = 8 + 108, st = sheet.plane(0).stride
+        let outside = sheet.withPlane(0) { s in Int(s[(y0 + 50) * st + (x0 + 10) * 3]) }
+        let inside = sheet.withPlane(0) { s in (0..<3).map { Int(s[(y0 + 50) * st + (x0 + 50) * 3 + $0]) } }
+        #expect(abs(outside - 32) <= 3, "left of the upright PNG is background")
+        #expect(inside.contains { abs($0 - 32) > 3 }, "the PNG is drawn")
         // The first cell holds the 320x200 photo scaled to 100x63, centred: its centre is not background.
         let centre = sheet.withPlane(0) { s in Int(s[(8 + 50) * sheet.plane(0).stride + (8 + 50) * 3]) }
         let corner = sheet.withPlane(0) { s in Int(s[(8 + 2) * sheet.plane(0).stride + (8 + 50) * 3]) }
