@@ -12,12 +12,21 @@ public struct PhotoThumbnailDecoder: ThumbnailDecoder {
     }
 
     public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int) throws(ImageError) -> PixelBuffer {
+        var warnings = JPEG.Warnings()
+        return try thumbnail(from: bytes, maxPixelSize: n, warnings: &warnings)
+    }
+
+    /// ``thumbnail(from:maxPixelSize:)`` adding the decoder's warnings (a truncated JPEG or
+    /// PNG whose missing rows decode grey) to `warnings`.
+    public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int, warnings: inout JPEG.Warnings) throws(ImageError) -> PixelBuffer {
         guard n >= 1 else { throw ImageError(.invalidArgument, "maxPixelSize \(n)") }
-        guard PNG.isPNG(bytes) else { return try jpeg.thumbnail(from: bytes, maxPixelSize: n) }
-        return try bytes.withBytes { (raw) throws(ImageError) -> PixelBuffer in
+        guard PNG.isPNG(bytes) else { return try jpeg.thumbnail(from: bytes, maxPixelSize: n, warnings: &warnings) }
+        let t = try bytes.withBytes { (raw) throws(ImageError) -> StreamedThumbnail in
             let info = try PNG.info(raw)
             let format: PixelFormat = info.colorType == .gray ? .gray8 : .rgba8
-            return try Thumbnailer.thumbnail(png: raw, maxWidth: n, maxHeight: n, format: format).take()
+            return try Thumbnailer.thumbnail(png: raw, maxWidth: n, maxHeight: n, format: format)
         }
+        warnings.add(t.report)
+        return t.take()
     }
 }
