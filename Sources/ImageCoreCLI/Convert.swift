@@ -4,8 +4,8 @@ import ImageCore
 /// what it holds (`.pgm` gray, `.ppm` RGB, `.pam` as is, `.yuv` planes, `.jpg`).
 enum Convert {
     static let spec = CommandSpec.files(
-        "convert", "Convert between PNM (P5/P6/P7), raw I420/NV12 .yuv and JPEG.",
-        discussion: "The output's extension decides what it holds: .pgm gray (luma), .ppm RGB, .pam/.pnm the input's gray, RGB or RGBA (RGB from YUV), .yuv raw planes (--output-layout, else --layout), .jpg JPEG. Raw .yuv input needs --size WxH and --layout (default i420). --matrix and --range describe the YUV side (default bt601, full: JPEG's).",
+        "convert", "Convert between JPEG, PNG, PNM (P5/P6/P7) and raw I420/NV12 .yuv.",
+        discussion: "The output's extension decides what it holds: .pgm gray (luma), .ppm RGB, .pam/.pnm the input's gray, RGB or RGBA (RGB from YUV), .yuv raw planes (--output-layout, else --layout), .jpg JPEG, .png PNG (gray, RGB or RGBA as the image is). Inputs are read by content. Raw .yuv input needs --size WxH and --layout (default i420). --matrix and --range describe the YUV side (default bt601, full: JPEG's).",
         positionals: [inOutPositional],
         options: CommonOptions.rawInput + [
             .value("output-layout", "LAYOUT", "Layout of a raw .yuv output (default: --layout).", completion: .choices(["i420", "nv12"])),

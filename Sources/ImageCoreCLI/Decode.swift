@@ -1,11 +1,12 @@
 import ImageCore
 
-/// `imagecore decode IN.jpg OUT.(pnm|pgm|ppm|pam|yuv)`: decode a JPEG, optionally scaled
-/// (M/8, or the smallest M/8 covering a size) and cropped, to PNM or raw YUV.
+/// `imagecore decode IN OUT.(pnm|pgm|ppm|pam|yuv|png)`: decode a JPEG, optionally scaled
+/// (M/8, or the smallest M/8 covering a size) and cropped, or a PNG or PNM (read by content),
+/// to PNM, raw YUV or PNG.
 enum Decode {
     static let spec = CommandSpec.files(
-        "decode", "Decode a JPEG to PNM (P5/P6/P7) or raw .yuv (I420/NV12).",
-        discussion: "The output format defaults from the extension: .pgm gray, .ppm/.pnm rgb, .pam rgba, .yuv i420. --crop is in output pixels (after scaling) of the stored orientation; for i420/nv12 its x and y must be even. The EXIF orientation is then applied (unless --no-auto-orient).",
+        "decode", "Decode a JPEG, PNG or PNM to PNM (P5/P6/P7), raw .yuv (I420/NV12) or PNG.",
+        discussion: "The input is read by content. The output format defaults from the extension: .pgm gray, .ppm/.pnm rgb, .pam rgba, .yuv i420, .png the input's own gray, RGB or RGBA. --scale, --fit and --crop are the JPEG decoder's (DCT scaling, a decode of only the rectangle) and are refused for PNG and PNM inputs (use resize). --crop is in output pixels (after scaling) of the stored orientation; for i420/nv12 its x and y must be even. The EXIF orientation is then applied (unless --no-auto-orient).",
         positionals: [inOutPositional],
         options: [
             .value("format", "FORMAT", "Output pixel format.", completion: .choices(["rgba", "rgb", "gray", "i420", "nv12"])),
@@ -47,7 +48,7 @@ enum Decode {
             let kind = try ImageFiles.outputKind(of: out, stdoutKind: format?.isYUV == true ? .yuv : .pnm)
             guard kind != .jpeg else { throw ImageError(.invalidArgument, "\(out): decode writes .pnm, .pgm, .ppm, .pam or .yuv") }
             let pixelFormat = format ?? defaultFormat(out)
-            if kind == .yuv && !pixelFormat.isYUV || kind == .pnm && pixelFormat.isYUV {
+            if let pixelFormat, kind == .yuv && !pixelFormat.isYUV || kind == .pnm && pixelFormat.isYUV {
                 throw ImageError(.invalidArgument, "\(out): format \(pixelFormat) cannot be written as .\(ImageFiles.ext(out) ?? "pnm")")
             }
             var o = chosen
@@ -59,7 +60,28 @@ enum Decode {
             r.iccProfile = ImageFiles.iccProfile(bytes)
             var image: PixelBuffer
             do throws(ImageError) {
-                image = try ImageFiles.decodeJPEG(bytes, format: pixelFormat, options: o, result: &r)
+                switch ImageFiles.sniff(bytes.prefix(8)) {
+                case .jpeg:
+                    // A .png output defaults to the JPEG's own gray or RGB.
+                    var f = PixelFormat.rgb8
+                    if let pixelFormat { f = pixelFormat } else if try JPEG.info(bytes).colorSpace == .gray { f = .gray8 }
+                    image = try ImageFiles.decodeJPEG(bytes, format: f, options: o, result: &r)
+                case let kind where kind == .png || kind == .pnm:
+                    guard o.scale == .full || o.scale == .eighths(8), o.crop == nil else {
+                        throw ImageError(.invalidArgument, "--scale, --fit and --crop apply to JPEG input only (DCT scaling); resize a PNG or PNM with 'imagecore resize'")
+                    }
+                    // PNG decodes straight into the requested format where it can (gray, RGB,
+                    // RGBA); YUV and PNM's stored formats go through one conversion.
+                    let decoded = kind == .png
+                        ? try ImageFiles.decodePNG(bytes, format: pixelFormat?.isYUV == true ? nil : pixelFormat,
+                                                   options: ImageFiles.pngOptions(settings), result: &r)
+                        : try PNM.decode(bytes)
+                    if let pixelFormat, decoded.format != pixelFormat {
+                        image = try decoded.converted(to: pixelFormat)
+                    } else { image = decoded }
+                default:
+                    throw ImageError(.unsupported, "neither JPEG, PNG nor PNM")
+                }
             } catch { throw ImageFiles.named(job.input.path, error) }
             try ImageFiles.upright(&image, settings: settings)
             try ImageFiles.write(image, to: out, quality: settings.quality, stdoutKind: kind, icc: r.iccProfile)
@@ -68,11 +90,14 @@ enum Decode {
         }
     }
 
-    static func defaultFormat(_ path: String) -> PixelFormat {
+    /// The pixel format an output name asks for; nil for .png, which keeps the input's own
+    /// gray, RGB or RGBA (a JPEG's gray or RGB).
+    static func defaultFormat(_ path: String) -> PixelFormat? {
         switch ImageFiles.ext(path) {
         case "pgm": .gray8
         case "pam": .rgba8
         case "yuv": .i420
+        case "png": nil
         default: .rgb8
         }
     }

@@ -4,7 +4,7 @@ import ImageCore
 /// planes (straight to libjpeg's raw input) as a JPEG.
 enum Encode {
     static let spec = CommandSpec.files(
-        "encode", "Encode a PNM (P5/P6/P7), a JPEG or a raw .yuv (I420/NV12) as a JPEG.",
+        "encode", "Encode a PNM (P5/P6/P7), a PNG, a JPEG or a raw .yuv (I420/NV12) as a JPEG.",
         discussion: "A raw .yuv input needs --size WxH and --layout i420|nv12; it is encoded 4:2:0 (or gray).",
         positionals: [inOutPositional],
         options: [

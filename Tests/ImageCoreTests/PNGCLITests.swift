@@ -60,6 +60,41 @@ struct PNGCLITests {
         #expect(try PNG.info(try [UInt8](Data(contentsOf: URL(fileURLWithPath: pngThumb)))).width == 16)
     }
 
+    @Test("decode reads PNG and PNM by content: to PPM, PGM and PNG (gray kept gray), orientation applied, JPEG-only options refused")
+    func decodeNonJPEG() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        func file(_ name: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path(name)))) }
+        for name in ["rgb8", "gray8", "palette8-trns", "rgb16"] {
+            try Data(try PNGFixtures.bytes(name)).write(to: URL(fileURLWithPath: path("\(name).png")))
+            let expected = try PNGFixtures.expectedRGBA(name)
+            let r = try CLITests.run(["decode", path("\(name).png"), path("\(name).ppm")])
+            #expect(r.status == 0, "\(r.stderr)")
+            let ppm = try PNM.read(path: path("\(name).ppm"))
+            #expect(ppm.format == .rgb8 && JPEGFixtures.packed(ppm, plane: 0) == PNGFixtures.reduce(expected, to: .rgb8), "\(name)")
+            // PNM input: the PPM just written, to gray by extension (the library's one luma).
+            #expect(try CLITests.run(["decode", path("\(name).ppm"), path("\(name).pgm")]).status == 0)
+            let pgm = try PNM.read(path: path("\(name).pgm"))
+            #expect(JPEGFixtures.packed(pgm, plane: 0) == PNGFixtures.reduce(PNGFixtures.reduce(expected, to: .rgb8).enumerated()
+                .flatMap { $0.offset % 3 == 2 ? [$0.element, 255] : [$0.element] }, to: .gray8), "\(name)")
+        }
+        // A .png output keeps a gray PNG gray.
+        #expect(try CLITests.run(["decode", path("gray8.png"), path("gray-out.png")]).status == 0)
+        #expect(try PNG.info(try file("gray-out.png")).colorType == .gray)
+        // eXIf orientation 6: the 13x11 stored image comes out upright, 11x13.
+        try Data(try PNGFixtures.bytes("rgb8-exif6")).write(to: URL(fileURLWithPath: path("six.png")))
+        #expect(try CLITests.run(["decode", path("six.png"), path("six.ppm")]).status == 0)
+        let six = try PNM.read(path: path("six.ppm"))
+        #expect(six.width == 11 && six.height == 13)
+        // DCT scaling and the cropped decode are the JPEG decoder's: refused, nothing written.
+        for option in [["--scale", "4/8"], ["--fit", "4x4"], ["--crop", "0,0,4,4"]] {
+            let r = try CLITests.run(["decode", path("rgb8.png"), path("refused.ppm")] + option)
+            #expect(r.status != 0 && r.stderr.contains("JPEG input only"), "\(option)")
+            #expect(!FileManager.default.fileExists(atPath: path("refused.ppm")))
+        }
+    }
+
     @Test("a corrupt PNG is a one-line error naming the file")
     func corrupt() throws {
         let dir = try Self.tempDir()
