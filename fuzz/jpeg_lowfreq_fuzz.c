@@ -8,11 +8,24 @@
  * libjpeg-turbo's SIMD reduced IDCTs saturate where its C code wraps, on coefficient values
  * no encoder writes; the reduced decoder follows the C code, so libjpeg runs without SIMD here
  * (JSIMD_FORCENONE, read once at its first use). The last input byte picks scale, format and
- * band height; the JPEG parser sees it as trailing data. Pixel limit 2 MP. */
+ * band height; the JPEG parser sees it as trailing data. Pixel limit 2 MP.
+ *
+ * Streamed mode: the same input decoded again with only its headers (through the first SOS)
+ * in memory and the rest through the read callbacks (ic_jpeg_decode_options::read and
+ * read_at) in chunks of a fuzzer-chosen size (the second-to-last byte: 1 byte to 64 KiB),
+ * once into an image and once as a stream; both must equal the in-memory decode in status,
+ * pixels, warnings, valid rows and decoder. */
 #include <imagecore.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A disagreement: says which, then aborts (a crash to libFuzzer). */
+static void fail(const char *what) {
+    fprintf(stderr, "jpeg_lowfreq_fuzz: %s\n", what);
+    abort();
+}
 
 enum { MAX_PIXELS = 2000000 };
 
@@ -64,6 +77,76 @@ static int check_band(void *context, const ic_image *band, int32_t first_row) {
     return 0;
 }
 
+/* ---- streamed input ---- */
+
+typedef struct source {
+    const uint8_t *data;
+    size_t size, pos, chunk;
+} source;
+
+static size_t read_next(void *context, uint8_t *buffer, size_t capacity) {
+    source *s = (source *)context;
+    size_t n = s->size - s->pos;
+    if (n > capacity) n = capacity;
+    if (n > s->chunk) n = s->chunk;
+    memcpy(buffer, s->data + s->pos, n);
+    s->pos += n;
+    return n;
+}
+
+static size_t read_at(void *context, uint64_t offset, uint8_t *buffer, size_t capacity) {
+    source *s = (source *)context;
+    if (offset >= s->size) return 0;
+    size_t n = s->size - (size_t)offset;
+    if (n > capacity) n = capacity;
+    if (n > s->chunk) n = s->chunk;
+    memcpy(buffer, s->data + offset, n);
+    return n;
+}
+
+/* Bytes through the first SOS segment, 0 if the segments do not lead to one. */
+static size_t header_bytes(const uint8_t *d, size_t size) {
+    size_t p = 2;
+    while (p + 4 <= size && d[p] == 0xFF) {
+        const size_t len = (size_t)d[p + 2] << 8 | d[p + 3];
+        const int m = d[p + 1];
+        p += 2 + len;
+        if (m == 0xDA) return p <= size ? p : 0;
+    }
+    return 0;
+}
+
+static const size_t chunk_sizes[8] = {1, 2, 3, 7, 61, 509, 4096, 65536};
+
+static void check_streamed(const uint8_t *data, size_t size, ic_jpeg_decode_options o, int32_t w, int32_t h, int ch,
+                           const decoded *want, uint8_t sel2) {
+    const size_t headers = header_bytes(data, size);
+    if (headers == 0) return;
+    source src = {data, size, headers, chunk_sizes[sel2 & 7] + (sel2 >> 3)};
+    o.read = read_next;
+    o.read_at = read_at;
+    o.read_context = &src;
+    decoded c;
+    decode(data, headers, &o, w, h, ch, &c);
+    if (c.st != want->st) fail("streamed: another status");
+    if (c.r.decoder != want->r.decoder) fail("streamed: another decoder");
+    if (c.r.warnings != want->r.warnings || c.r.valid_rows != want->r.valid_rows) {
+        fprintf(stderr, "warnings %d vs %d, valid rows %d vs %d (chunks of %zu)\n", (int)c.r.warnings,
+                (int)want->r.warnings, (int)c.r.valid_rows, (int)want->r.valid_rows, src.chunk);
+        fail("streamed: another report");
+    }
+    const size_t bytes = (size_t)w * (size_t)h * (size_t)ch;
+    if (c.st == IC_OK && memcmp(c.pixels, want->pixels, bytes) != 0) fail("streamed: other pixels");
+    free(c.pixels);
+
+    src.pos = headers;
+    rows r = {want->pixels, (size_t)w * (size_t)ch, 0, 0};
+    ic_jpeg_decode_result sr;
+    const ic_status st = ic_jpeg_decode_stream(data, headers, &o, check_band, &r, &sr);
+    if (st != want->st || sr.decoder != want->r.decoder) fail("streamed stream: another status or decoder");
+    if (st == IC_OK && (r.bad || r.next != h)) fail("streamed stream: other rows");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const uint8_t sel = size ? data[size - 1] : 0;
     ic_jpeg_decode_options o;
@@ -94,6 +177,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ic_status st = ic_jpeg_decode_stream(data, size, &o, check_band, &r, &sr);
     if (st != a.st || sr.decoder != a.r.decoder) abort();
     if (st == IC_OK && (r.bad || r.next != h)) abort();
+
+    check_streamed(data, size, o, w, h, channels[f], &a, size > 1 ? data[size - 2] : 0);
     free(a.pixels);
     free(b.pixels);
     return 0;

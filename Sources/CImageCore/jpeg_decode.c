@@ -398,11 +398,13 @@ static ic_status decode_body(ic_jpeg_decoder *dec, void *context) {
     /* One dispatch: progressive files at 1/8 and 1/4 to the scans those scales read, row by
      * row (jpeg_lowfreq.c); baseline files with restart markers at MCU-row boundaries to
      * stripes decoded in parallel (jpeg_parallel.c); the rest, and anything either does not
-     * take, to libjpeg here. A streamed file goes to libjpeg: both others read the whole file
-     * from memory. */
-    if (!job->stripe && !streamed) {
+     * take, to libjpeg here. A streamed file goes to the reduced decoder only with a
+     * positional reader (it reads the file by offset, leaving libjpeg's source where it is),
+     * never to the stripes (they read the whole file from memory). */
+    if (!job->stripe && (!streamed || job->opt.read_at)) {
         int used = 0;
-        const ic_status st = ic__jpeg_decode_lowfreq(cinfo, job->data, job->size, &job->plan, &used);
+        ic_lf_file file = {job->data, job->size, streamed ? job->opt.read_at : NULL, job->opt.read_context};
+        const ic_status st = ic__jpeg_decode_lowfreq(cinfo, &file, &job->plan, &used);
         if (used) {
             job->decoder = IC_JPEG_DECODER_LOWFREQ;
             return st;

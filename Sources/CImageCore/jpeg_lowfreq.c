@@ -18,6 +18,12 @@
  * DC scans plus the (small) chroma scans for 4:2:0; at 1/4, all scans but in one row of
  * coefficient memory.
  *
+ * A streamed file (ic_jpeg_decode_options::read_at) is read by offset, never whole: the walk
+ * goes forward through one window (the skipped scans pass through it), then each kept scan's
+ * cursor reads its data through a window of its own (jpeg_lowfreq_scan.c), so the kept scans
+ * still advance together. libjpeg's own source is not moved, so a file left to libjpeg is
+ * read by it from where its header reading stopped, as without this decoder.
+ *
  * Everything unusual goes back to libjpeg, which then behaves exactly as without this
  * decoder: a segment or marker out of place, a truncated file, a scan script libjpeg warns
  * about, block smoothing (libjpeg smooths when some of the first AC coefficients were never
@@ -99,20 +105,67 @@ static int parse_dht(walk *w, const uint8_t *p, size_t n) {
     return 1;
 }
 
-/* Where a scan's entropy-coded data ends: the first marker that is not RSTn (0xFF 0x00 is a
- * data byte; extra 0xFF before a marker are fill). NULL when the file ends first. */
-static const uint8_t *scan_end(const uint8_t *p, const uint8_t *end) {
+/* ---- the walk's cursor -----------------------------------------------------------------------
+ * The file read forward: in memory the window is the whole file; streamed, a window of
+ * WALK_WINDOW bytes refilled from the reader (a segment, at most 65535 + 2 bytes, always fits). */
+
+enum { WALK_WINDOW = 128 * 1024 };
+
+typedef struct cursor {
+    const ic_lf_file *file;
+    const uint8_t *buf;  /* file bytes [offset, offset + len) */
+    size_t len, pos;     /* next byte: buf[pos] */
+    uint64_t offset;
+    uint8_t *own;        /* streamed: the window's memory (WALK_WINDOW bytes), else NULL */
+} cursor;
+
+/* At least n (<= WALK_WINDOW) bytes at pos; 0 when the file ends first. */
+static int ensure(cursor *c, size_t n) {
+    if (c->len - c->pos >= n) return 1;
+    if (!c->own) return 0;
+    const size_t rest = c->len - c->pos;
+    memmove(c->own, c->buf + c->pos, rest);
+    c->offset += c->pos;
+    c->pos = 0;
+    c->buf = c->own;
+    c->len = rest + ic__lf_file_read(c->file, c->offset + rest, c->own + rest, WALK_WINDOW - rest);
+    return c->len >= n;
+}
+
+static uint64_t cursor_offset(const cursor *c) { return c->offset + c->pos; }
+
+/* Passes n bytes. 0 when the file ends first. */
+static int skip(cursor *c, uint64_t n) {
+    while (c->len - c->pos < n) {
+        n -= c->len - c->pos;
+        c->pos = c->len;
+        if (!ensure(c, 1)) return 0;
+    }
+    c->pos += (size_t)n;
+    return 1;
+}
+
+/* Moves to the end of a scan's entropy-coded data: the first marker that is not RSTn (0xFF
+ * 0x00 is a data byte; extra 0xFF before a marker are fill), leaving pos at its first 0xFF.
+ * 0 when the file ends first (streamed: also a run of fill bytes longer than the window). */
+static int scan_end(cursor *c) {
     for (;;) {
-        p = (const uint8_t *)memchr(p, 0xFF, (size_t)(end - p));
-        if (!p) return NULL;
-        const uint8_t *q = p + 1;
-        while (q < end && *q == 0xFF) q++;
-        if (q >= end) return NULL;
-        if (*q == 0 || (*q >= M_RST0 && *q <= M_RST7)) {
-            p = q + 1;
+        const uint8_t *p = (const uint8_t *)memchr(c->buf + c->pos, 0xFF, c->len - c->pos);
+        if (!p) {
+            c->pos = c->len;
+            if (!ensure(c, 1)) return 0;
             continue;
         }
-        return p;
+        c->pos = (size_t)(p - c->buf);
+        size_t k = 1;
+        while (ensure(c, k + 1) && c->buf[c->pos + k] == 0xFF) k++;
+        if (!ensure(c, k + 1)) return 0;
+        const int m = c->buf[c->pos + k];
+        if (m == 0 || (m >= M_RST0 && m <= M_RST7)) {
+            c->pos += k + 1;
+            continue;
+        }
+        return 1;
     }
 }
 
@@ -127,8 +180,7 @@ static const ic_lf_huff *built_table(walk *w, const ic_lf_huff_spec *spec, int d
 
 /* One SOS: libjpeg's checks (get_sos, per_scan_setup, start_pass_phuff_decoder), then the
  * scan is kept (a cursor) or skipped. Returns 0 to leave the file to libjpeg. */
-static int take_scan(walk *w, const uint8_t *hdr, size_t len, const uint8_t *data, const uint8_t *file_end,
-                     const uint8_t **next) {
+static int take_scan(walk *w, const uint8_t *hdr, size_t len, cursor *cur) {
     ic_lf_frame *f = w->frame;
     if (!w->seen_sof || len < 1) return 0;
     const int ns = hdr[0];
@@ -173,9 +225,10 @@ static int take_scan(walk *w, const uint8_t *hdr, size_t len, const uint8_t *dat
         if (dc_band && ah == 0 && (dct[i] > 3 || !ic__lf_huff_build(&w->dc[dct[i]], 1, NULL))) return 0;
         if (!dc_band && (act[i] > 3 || !ic__lf_huff_build(&w->ac[act[i]], 0, NULL))) return 0;
     }
-    const uint8_t *end = scan_end(data, file_end);
-    if (!end) return 0; /* truncated */
-    *next = end;
+    /* The header is in the window, which scan_end may move: everything needed is copied. */
+    const uint64_t data_offset = cursor_offset(cur);
+    if (!scan_end(cur)) return 0; /* truncated */
+    const uint64_t end_offset = cursor_offset(cur);
 
     /* DC scans are always decoded, also for a component the output does not read (gray from
      * YCbCr): they are small, and libjpeg's one fatal data error (a DC prediction overflow) and
@@ -199,8 +252,12 @@ static int take_scan(walk *w, const uint8_t *hdr, size_t len, const uint8_t *dat
     s->ah = ah;
     s->al = al;
     s->restart_interval = w->restart_interval;
-    s->data = data;
-    s->end = end;
+    s->data_offset = data_offset;
+    s->end_offset = end_offset;
+    if (!cur->own) { /* in memory: the scan's bytes in place */
+        s->data = cur->file->data + data_offset;
+        s->end = cur->file->data + end_offset;
+    }
     if (s->kind == IC_LF_DC_FIRST)
         for (int i = 0; i < ns; i++) {
             int same = -1;
@@ -222,22 +279,27 @@ static int take_scan(walk *w, const uint8_t *hdr, size_t len, const uint8_t *dat
 
 /* Walks SOI .. EOI. Returns 1 when every segment is one this decoder takes as libjpeg would
  * without a warning, and EOI is reached within the data. */
-static int walk_file(walk *w, const uint8_t *data, size_t size) {
-    if (size < 4 || data[0] != 0xFF || data[1] != M_SOI) return 0;
-    const uint8_t *p = data + 2, *end = data + size;
+static int walk_file(walk *w, cursor *c) {
+    if (!ensure(c, 4) || c->buf[0] != 0xFF || c->buf[1] != M_SOI) return 0;
+    c->pos = 2;
     for (;;) {
-        if (p >= end || *p != 0xFF) return 0; /* truncated, or bytes between segments */
-        while (p < end && *p == 0xFF) p++;
-        if (p >= end) return 0;
-        const int m = *p++;
+        if (!ensure(c, 1) || c->buf[c->pos] != 0xFF) return 0; /* truncated, or bytes between segments */
+        while (ensure(c, 1) && c->buf[c->pos] == 0xFF) c->pos++;
+        if (!ensure(c, 1)) return 0;
+        const int m = c->buf[c->pos++];
         if (m == M_EOI) return 1;
         if ((m >= M_RST0 && m <= M_RST7) || m == M_TEM) continue; /* parameterless; libjpeg ignores */
-        if (end - p < 2) return 0;
-        const size_t len = be16(p);
-        if (len < 2 || (size_t)(end - p) < len) return 0;
-        const uint8_t *body = p + 2;
+        if (!ensure(c, 2)) return 0;
+        const size_t len = be16(c->buf + c->pos);
+        if (len < 2) return 0;
+        if ((m >= M_APP0 && m <= M_APP15) || m == M_COM) { /* metadata: passed over */
+            if (!skip(c, len)) return 0;
+            continue;
+        }
+        if (!ensure(c, len)) return 0;
+        const uint8_t *body = c->buf + c->pos + 2;
         const size_t n = len - 2;
-        p += len;
+        c->pos += len;
         if (m == M_SOF2) {
             if (w->seen_sof) return 0;
             w->seen_sof = 1; /* the frame itself comes from libjpeg's reading of this segment */
@@ -249,9 +311,7 @@ static int walk_file(walk *w, const uint8_t *data, size_t size) {
             if (n != 2) return 0;
             w->restart_interval = be16(body);
         } else if (m == M_SOS) {
-            if (!take_scan(w, body, n, p, end, &p)) return 0;
-        } else if ((m >= M_APP0 && m <= M_APP15) || m == M_COM) {
-            /* metadata */
+            if (!take_scan(w, body, n, c)) return 0;
         } else {
             return 0; /* other frame types, DAC, DNL, a second SOI, reserved markers */
         }
@@ -463,7 +523,23 @@ static int eligible(j_decompress_ptr cinfo, const ic_jpeg_plan *p) {
     return ycc || gray;
 }
 
-ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const uint8_t *data, size_t size, const ic_jpeg_plan *plan,
+/* Streamed: a window per kept scan, 32 KiB each for up to 8 scans, less for more (256 KiB in
+ * all, but at least 4 KiB each: a window's cost is a read call per refill). */
+static void give_windows(j_decompress_ptr cinfo, lowfreq *lf, const ic_lf_file *file) {
+    size_t size = 32 * 1024;
+    if (lf->nscans > 8) size = (256 * 1024) / (size_t)lf->nscans;
+    if (size < 4 * 1024) size = 4 * 1024;
+    for (int32_t i = 0; i < lf->nscans; i++) {
+        ic_lf_scan *s = lf->scans[i];
+        const uint64_t bytes = s->end_offset - s->data_offset;
+        s->file = file;
+        s->window_size = bytes < size ? (size_t)(bytes ? bytes : 1) : size;
+        if (s->window_size < 2) s->window_size = 2;
+        s->window = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, s->window_size);
+    }
+}
+
+ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const ic_lf_file *file, const ic_jpeg_plan *plan,
                                   int *used) {
     *used = 0;
     if (!eligible(cinfo, plan)) return IC_OK;
@@ -476,12 +552,23 @@ ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const uint8_t *data, s
     w->cinfo = cinfo;
     w->frame = &lf->frame;
     w->max_scans = ((ic_jpeg_error *)cinfo->err)->max_scans;
-    if (!walk_file(w, data, size)) return IC_OK;
+    cursor cur;
+    memset(&cur, 0, sizeof cur);
+    cur.file = file;
+    if (file->read_at) {
+        cur.own = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, WALK_WINDOW);
+        cur.buf = cur.own;
+    } else {
+        cur.buf = file->data;
+        cur.len = file->size;
+    }
+    if (!walk_file(w, &cur)) return IC_OK;
     for (int c = 0; c < lf->frame.ncomp; c++)
         if (!lf->frame.comp[c].latched) return IC_OK; /* a component without scans */
     if (libjpeg_would_smooth(&lf->frame)) return IC_OK;
     lf->scans = w->kept;
     lf->nscans = w->nkept;
+    if (file->read_at) give_windows(cinfo, lf, file);
     allocate_rows(cinfo, lf);
     if (lf->out_comps == 3) ic__jpeg_ycc_tables_init(&lf->tables);
 
@@ -489,7 +576,12 @@ ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const uint8_t *data, s
      * rewritten by libjpeg if the data turns out irregular halfway. */
     if (plan->sink->fn && run_rows(lf, 0) != IC_OK) return IC_OK;
     ic_status st = run_rows(lf, 1);
-    if (st == IC_ERR_CORRUPT_DATA) return IC_OK;
+    if (st == IC_ERR_CORRUPT_DATA) {
+        if (!plan->sink->fn) return IC_OK;
+        /* Streamed to a stream callback: the data was whole a moment ago, and bands are out. */
+        *used = 1;
+        ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_CORRUPT_DATA, "the file could not be read again while it was decoded");
+    }
     *used = 1;
     /* Every row came from whole, regular data (the data-sanity rule's valid_rows = height). */
     ((ic_jpeg_error *)cinfo->err)->decoding = 1;

@@ -36,14 +36,37 @@ typedef struct ic_lf_huff {
  * Returns 0 for a table libjpeg would refuse. */
 IC_INTERNAL int ic__lf_huff_build(const ic_lf_huff_spec *spec, int dc, ic_lf_huff *out);
 
+/* ---- the file's bytes ------------------------------------------------------------------------
+ * In memory (read_at NULL: the file is data[0..size)), or streamed: data[0..size) is its start
+ * and read_at (ic_jpeg_decode_options::read_at) reads the rest by offset. */
+typedef struct ic_lf_file {
+    const uint8_t *data;
+    size_t size;
+    ic_jpeg_read_at_fn read_at;
+    void *context;
+} ic_lf_file;
+
+/* Up to `capacity` bytes at `offset` into `buffer`, fewer only at the end of the file or on a
+ * read error (then 0 from there). */
+IC_INTERNAL size_t ic__lf_file_read(const ic_lf_file *file, uint64_t offset, uint8_t *buffer, size_t capacity);
+
 /* ---- bit reader over one scan's entropy-coded data -------------------------------------- */
 typedef struct ic_lf_bits {
     const uint8_t *p;    /* next byte to read */
-    const uint8_t *end;  /* the scan's terminating marker (first 0xFF of it) */
+    const uint8_t *end;  /* in memory: the scan's terminating marker (first 0xFF of it); streamed:
+                            the end of the bytes in the window */
     uint64_t buf;        /* unread bits, left-aligned */
     int n;               /* bits in buf, zero padding included */
     int pad;             /* zero bits appended after a marker stopped the reader */
     int at_marker;       /* a marker (RSTn or the end) stopped the reader; p points at its 0xFF */
+    /* Streamed (file != NULL): the scan's bytes pass through `window`, which never ends in
+     * 0xFF before the scan's end, so a marker's two bytes are always in one window. */
+    const ic_lf_file *file;
+    uint8_t *window;
+    size_t window_size;
+    uint64_t window_offset;  /* file offset of window[0] */
+    uint64_t data_end;       /* file offset of the scan's terminating marker */
+    int failed;              /* a read came back short before data_end */
 } ic_lf_bits;
 
 /* ---- components and scans --------------------------------------------------------------- */
@@ -78,7 +101,11 @@ typedef struct ic_lf_scan {
     int comp[IC_LF_MAX_COMPONENTS];    /* component indices, in MCU order */
     int ss, se, ah, al;
     uint32_t restart_interval;         /* DRI in force at this scan; 0 = none */
-    const uint8_t *data, *end;         /* entropy-coded segment, end = terminating marker */
+    const uint8_t *data, *end;         /* in memory: entropy-coded segment, end = terminating marker */
+    uint64_t data_offset, end_offset;  /* the same as file offsets (both modes) */
+    const ic_lf_file *file;            /* streamed: read through window[0..window_size) */
+    uint8_t *window;
+    size_t window_size;
     const ic_lf_huff *dc[IC_LF_MAX_COMPONENTS];
     const ic_lf_huff *ac;
     /* cursor */
@@ -104,7 +131,8 @@ IC_INTERNAL void ic__lf_scan_reset(ic_lf_scan *scan);
 /* Decodes the scan's part of iMCU row `row` into the components' row buffers (which the
  * caller zeroed). Returns 0 on data libjpeg would warn about or refuse (a bad Huffman code,
  * data running out, a wrong or misplaced restart marker, an out-of-range DC value, a
- * refinement symbol of size other than 1): the caller then leaves the file to libjpeg. */
+ * refinement symbol of size other than 1) or a streamed read that came back short: the
+ * caller then leaves the file to libjpeg. */
 IC_INTERNAL int ic__lf_scan_row(ic_lf_scan *scan, ic_lf_frame *frame, int32_t row);
 
 /* After the last row: 1 when the scan's data ended exactly where its last MCU did (no whole
@@ -142,11 +170,14 @@ IC_INTERNAL void ic_jpeg_gray_rgb_row_c(const uint8_t *y, uint8_t *out, int32_t 
 /* ---- driver (jpeg_lowfreq.c) -------------------------------------------------------------- */
 
 /* Tries the reduced decode of a planned request. libjpeg has read the header (cinfo) but not
- * started decompressing. Sets *used = 1 when it decoded the image (the status is then the
- * decode's: IC_OK or IC_ERR_CANCELLED from the sink), 0 when the file is left to libjpeg
- * (not progressive, another scale, format or option, a scan script or data it does not take;
- * nothing has then been handed to a stream callback). */
-IC_INTERNAL ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const uint8_t *data, size_t size,
+ * started decompressing. `file` is the whole file in memory, or its start and a positional
+ * reader (then libjpeg's own source is left where it is). Sets *used = 1 when it decoded the
+ * image (the status is then the decode's: IC_OK, IC_ERR_CANCELLED from the sink, or for a
+ * streamed file to a stream callback IC_ERR_CORRUPT_DATA when a read failed after the data
+ * was checked), 0 when the file is left to libjpeg (not progressive, another scale, format or
+ * option, a scan script or data it does not take, a read error; nothing has then been handed
+ * to a stream callback). */
+IC_INTERNAL ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const ic_lf_file *file,
                                               const ic_jpeg_plan *plan, int *used);
 
 #endif

@@ -61,7 +61,60 @@ int ic__lf_huff_build(const ic_lf_huff_spec *spec, int dc, ic_lf_huff *out) {
     return 1;
 }
 
+/* ---- the file's bytes -------------------------------------------------------------------- */
+
+size_t ic__lf_file_read(const ic_lf_file *f, uint64_t offset, uint8_t *buffer, size_t capacity) {
+    size_t got = 0;
+    if (offset < f->size) {
+        got = f->size - (size_t)offset < capacity ? f->size - (size_t)offset : capacity;
+        memcpy(buffer, f->data + offset, got);
+    }
+    while (got < capacity && f->read_at) {
+        const size_t want = capacity - got;
+        const size_t n = f->read_at(f->context, offset + got, buffer + got, want);
+        if (n == 0 || n > want) break; /* the end, a read error, or a reader out of contract */
+        got += n;
+    }
+    return got;
+}
+
 /* ---- bit reader ---------------------------------------------------------------------------- */
+
+/* Streamed: the window's next bytes from file offset `offset` (< data_end). A window that
+ * does not reach data_end is cut before a trailing run of 0xFF, so that a marker's bytes are
+ * never split; a window of 0xFF only is passed over but for its last byte (extra 0xFF are
+ * fill, which the reader skips anyway). Returns 0 when a read comes back short. */
+static int load_window(ic_lf_bits *b, uint64_t offset) {
+    for (;;) {
+        const uint64_t left = b->data_end - offset;
+        const size_t want = left < b->window_size ? (size_t)left : b->window_size;
+        const size_t got = ic__lf_file_read(b->file, offset, b->window, want);
+        if (got < want) {
+            b->failed = 1;
+            return 0;
+        }
+        size_t keep = got;
+        if (offset + got < b->data_end) {
+            while (keep > 0 && b->window[keep - 1] == 0xFF) keep--;
+            if (keep == 0) {
+                offset += got - 1; /* window_size >= 2 */
+                continue;
+            }
+        }
+        b->window_offset = offset;
+        b->p = b->window;
+        b->end = b->window + keep;
+        return 1;
+    }
+}
+
+/* Whether bytes of the scan remain at p (loading the next window of a streamed scan). */
+static inline int more(ic_lf_bits *b) {
+    if (b->p < b->end) return 1;
+    if (!b->file || b->failed) return 0;
+    const uint64_t offset = b->window_offset + (uint64_t)(b->p - b->window);
+    return offset < b->data_end && load_window(b, offset);
+}
 
 /* Tops the buffer up to more than 56 bits. 0xFF 0x00 is a data 0xFF (extra 0xFF fill bytes
  * before the 0x00 are accepted, as libjpeg does); any other marker stops the reader, which
@@ -73,7 +126,7 @@ static void refill(ic_lf_bits *b) {
             b->pad += 8;
             continue;
         }
-        if (b->p >= b->end) {
+        if (!more(b)) {
             b->at_marker = 1;
             continue;
         }
@@ -239,8 +292,18 @@ static int ac_refine(ic_lf_scan *s, int16_t *block) {
 
 void ic__lf_scan_reset(ic_lf_scan *s) {
     memset(&s->br, 0, sizeof s->br);
-    s->br.p = s->data;
-    s->br.end = s->end;
+    if (s->file) {
+        /* An empty window at the data's start: the first read loads it. */
+        s->br.file = s->file;
+        s->br.window = s->window;
+        s->br.window_size = s->window_size;
+        s->br.window_offset = s->data_offset;
+        s->br.data_end = s->end_offset;
+        s->br.p = s->br.end = s->window;
+    } else {
+        s->br.p = s->data;
+        s->br.end = s->end;
+    }
     memset(s->pred, 0, sizeof s->pred);
     s->eobrun = 0;
     s->restarts_to_go = s->restart_interval;
@@ -258,7 +321,7 @@ static int leftover_bytes(ic_lf_bits *b) {
 /* At the end of a restart interval: the data must end here and RSTn (n = 0..7 in turn) follow. */
 static int restart(ic_lf_scan *s) {
     ic_lf_bits *b = &s->br;
-    if (leftover_bytes(b) || b->p >= b->end) return 0;
+    if (leftover_bytes(b) || !more(b)) return 0;
     const uint8_t *q = b->p;
     while (q < b->end && *q == 0xFF) q++;
     if (q >= b->end || *q != 0xD0 + s->next_restart) return 0;
@@ -305,7 +368,7 @@ int ic__lf_scan_row(ic_lf_scan *s, ic_lf_frame *f, int32_t row) {
             }
             if (s->br.n < s->br.pad) return 0; /* read past the data: libjpeg warns */
         }
-        return 1;
+        return !s->br.failed;
     }
     /* One component: its own block rows of the iMCU row, one block per MCU, no dummies. */
     ic_lf_component *c = &f->comp[s->comp[0]];
@@ -319,11 +382,11 @@ int ic__lf_scan_row(ic_lf_scan *s, ic_lf_frame *f, int32_t row) {
             if (s->br.n < s->br.pad) return 0;
         }
     }
-    return 1;
+    return !s->br.failed;
 }
 
 int ic__lf_scan_finished(ic_lf_scan *s) {
     ic_lf_bits *b = &s->br;
     if (b->n < b->pad || leftover_bytes(b)) return 0;
-    return b->p >= b->end; /* the scan's own terminating marker, not an RSTn */
+    return !more(b) && !b->failed; /* the scan's own terminating marker, not an RSTn */
 }

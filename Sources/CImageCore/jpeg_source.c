@@ -154,11 +154,14 @@ static boolean src_fill(j_decompress_ptr cinfo) {
 static void src_skip(j_decompress_ptr cinfo, long count) {
     struct jpeg_source_mgr *src = cinfo->src;
     if (count <= 0) return;
-    /* A streamed file: skip through the reader's chunks (an EOI fed at the end stops it). */
+    /* A streamed file: skip through the reader's chunks. The end of the data (an EOI fed,
+     * one warning) stops it where a file in memory stops: one warning, not a second one for
+     * skipping past the fed EOI. */
     while ((unsigned long)count > src->bytes_in_buffer && ((ic_jpeg_source *)src)->read) {
         count -= (long)src->bytes_in_buffer;
         src->bytes_in_buffer = 0;
         (void)src_fill(cinfo);
+        if (!((ic_jpeg_source *)src)->read) return;
     }
     if ((unsigned long)count > src->bytes_in_buffer) {
         (void)src_fill(cinfo); /* skipping past the end: the file is truncated */

@@ -66,17 +66,19 @@ public enum Thumbnailer {
     /// first bytes, through its first SOS marker (``JPEG/info(_:)`` succeeds on them), and the
     /// descriptor is positioned right after them. The decode reads the rest in 64 KiB chunks
     /// as it needs it (at most `remaining` bytes), so the file is never in memory whole.
-    /// Progressive files are decoded by libjpeg here (its whole-image coefficient buffer):
-    /// read those whole and use the in-memory thumbnail. A read error ends the data as a
+    /// Progressive files at 1/8 and 1/4 take the reduced progressive decoder when the
+    /// descriptor can seek (it reads by offset with `pread`: a 128 KiB window walks the file,
+    /// and each scan it keeps passes through a window of its own); from a pipe they are decoded
+    /// by libjpeg (its whole-image coefficient buffer). A read error ends the data as a
     /// truncation does (a warning in ``StreamedThumbnail/report``).
     /// - Throws: as the in-memory thumbnail.
     public static func thumbnail(headers: borrowing some ByteSource & ~Escapable, descriptor: Int32, remaining: Int,
                                  maxWidth: Int, maxHeight: Int, format: PixelFormat = .rgba8, minResidual: Double = 1,
                                  bandRows: Int = 16, limits: JPEG.DecodeOptions = .init(),
                                  useEmbeddedThumbnail: Bool = true, linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
-        var reader = DescriptorReader(descriptor: descriptor, remaining: max(0, remaining))
         return try headers.withBytes { (raw) throws(ImageError) -> StreamedThumbnail in
-            try withUnsafeMutablePointer(to: &reader) { (r) throws(ImageError) -> StreamedThumbnail in
+            var reader = DescriptorReader(descriptor: descriptor, remaining: max(0, remaining), headers: raw.count)
+            return try withUnsafeMutablePointer(to: &reader) { (r) throws(ImageError) -> StreamedThumbnail in
                 try thumbnail(raw, reader: r, maxWidth: maxWidth, maxHeight: maxHeight, format: format, minResidual: minResidual,
                               bandRows: bandRows, limits: limits, useEmbeddedThumbnail: useEmbeddedThumbnail, linearLight: linearLight)
             }
@@ -102,6 +104,7 @@ public enum Thumbnailer {
         if let reader {
             options.decode.read = DescriptorReader.read
             options.decode.read_context = UnsafeMutableRawPointer(reader)
+            if reader.pointee.canReadAt { options.decode.read_at = DescriptorReader.readAt }
         }
         var plan = ic_thumbnail_plan()
         try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,

@@ -97,6 +97,9 @@ struct Settings {
     var autoOrient = true
     /// Copy the input's EXIF to JPEG/PNG outputs (`--keep-metadata`).
     var keepMetadata = false
+    /// Decode every JPEG with libjpeg, never with the reduced progressive decoder (environment
+    /// IC_JPEG_LIBJPEG_ONLY=1; same pixels): the comparison `make peers` and farm-bench pair.
+    var libjpegOnly = getenv("IC_JPEG_LIBJPEG_ONLY").map { String(cString: $0) != "0" } ?? false
 
     init(_ a: ParsedArguments) throws(CLIError) {
         if let env = getenv("IC_MAX_PIXELS").map({ String(cString: $0) }) {
@@ -130,6 +133,7 @@ struct Settings {
 
     /// Decode options carrying the limits.
     func decodeOptions() -> JPEG.DecodeOptions {
-        JPEG.DecodeOptions(maxPixels: maxPixels, strict: strict, maxMemory: maxMemory, minValidShare: minValidShare)
+        JPEG.DecodeOptions(maxPixels: maxPixels, strict: strict, maxMemory: maxMemory, minValidShare: minValidShare,
+                           libjpegOnly: libjpegOnly)
     }
 }

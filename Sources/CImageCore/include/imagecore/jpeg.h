@@ -265,6 +265,20 @@ typedef enum ic_jpeg_decode_flags {
 typedef size_t (*ic_jpeg_read_fn)(void *context, uint8_t *buffer, size_t capacity);
 
 /**
+ * Reads a streamed file's bytes at a position (::ic_jpeg_decode_options::read_at), like
+ * pread(2): without moving the position ::ic_jpeg_read_fn reads from.
+ * @param context   ::ic_jpeg_decode_options::read_context.
+ * @param offset    position in the file, counted from `data[0]` of the decode call (the bytes
+ *                  `data[0..size)` themselves are never asked for).
+ * @param buffer    receives the bytes.
+ * @param capacity  bytes at `buffer` (> 0).
+ * @return the number of bytes read, 1..capacity (fewer is allowed: the decoder asks again for
+ *         the rest); 0 at or past the end or on a read error (the reduced decoder then leaves
+ *         the file to libjpeg, which reads it through ::ic_jpeg_read_fn as it always does).
+ */
+typedef size_t (*ic_jpeg_read_at_fn)(void *context, uint64_t offset, uint8_t *buffer, size_t capacity);
+
+/**
  * Decode options. A zeroed struct (or a NULL pointer) means: full size, no crop, the
  * default limits, non-strict. ::ic_jpeg_decode_options_init gives the same values.
  *
@@ -319,12 +333,22 @@ typedef struct ic_jpeg_decode_options {
                                   first SOS marker (::ic_jpeg_probe succeeds on it). Used by the
                                   decodes that read pixels (::ic_jpeg_decode, ::ic_jpeg_decode_stream
                                   and the calls built on them) of the main image with libjpeg; never
-                                  by ::ic_jpeg_decode_size (headers only), an EXIF thumbnail decode
-                                  (its bytes are in the headers), nor the progressive low-frequency
-                                  decoder (which needs the whole file: a progressive file is decoded
-                                  by libjpeg instead, with its whole-image coefficient buffer). NULL =
-                                  the file is `data[0..size)`. */
-    void *read_context;      /**< Passed to `read`. */
+                                  by ::ic_jpeg_decode_size (headers only) nor an EXIF thumbnail decode
+                                  (its bytes are in the headers). The progressive low-frequency
+                                  decoder reads a streamed file through `read_at` (below); without
+                                  it a progressive file is decoded by libjpeg, with its whole-image
+                                  coefficient buffer. NULL = the file is `data[0..size)`. */
+    void *read_context;      /**< Passed to `read` and `read_at`. */
+    ic_jpeg_read_at_fn read_at; /**< Optional, with `read`: positional reads of the same file (a
+                                  descriptor's pread). Lets a streamed progressive file at 1/8 or 1/4
+                                  take the reduced decoder (see ::ic_jpeg_decode): it walks the file
+                                  forward through a 128 KiB window (the scans it skips pass through
+                                  it unkept) and then reads each kept scan through a window of its
+                                  own (4 to 32 KiB), so neither the file nor a scan is ever resident
+                                  whole; the output, warnings and errors are those of the in-memory
+                                  decode. When it leaves the file to libjpeg (see ::ic_jpeg_decode),
+                                  libjpeg reads through `read` from where the headers ended, as
+                                  without `read_at`. Ignored without `read`. */
 } ic_jpeg_decode_options;
 
 /**
