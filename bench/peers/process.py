@@ -96,7 +96,8 @@ def camera_input(builtin):
 
 def run(jpg, corners, py, frames, rounds=15, images=()):
     """The whole-process rows for one input: a list of dicts. W1p: a progressive JPEG -> 256 px
-    (the reduced progressive decoder); W1e: a camera JPEG with an EXIF thumbnail -> 75 px; W7:
+    (the reduced progressive decoder, the file streamed from its descriptor; beside it the same binary
+    through libjpeg); W1e: a camera JPEG with an EXIF thumbnail -> 75 px; W7:
     the eight burst frames `frames` (written by run.burst_frames)."""
     bindir = build_tools()
     cli = build_static_cli()
@@ -123,6 +124,9 @@ def run(jpg, corners, py, frames, rounds=15, images=()):
     w1p = {
         "C floor: tjDecompress2 at 1/8": [os.path.join(bindir, "tj_floor"), prog],
         "imagecore thumbnail": [cli, "thumbnail", prog, "--size", "256", "-o", os.path.join(tmp, "icp.jpg")],
+        # The same binary through libjpeg (its whole-image coefficient buffer): the path before #18.
+        "imagecore thumbnail, libjpeg path (IC_JPEG_LIBJPEG_ONLY=1)":
+            ["env", "IC_JPEG_LIBJPEG_ONLY=1", cli, "thumbnail", prog, "--size", "256", "-o", os.path.join(tmp, "icpl.jpg")],
         "vipsthumbnail": ["vipsthumbnail", prog, "-s", "256", "-o", os.path.join(tmp, "vipsp.jpg")],
         "Pillow": [py, peers_py, "once", "W1", "Pillow", prog],
         "OpenCV": [py, peers_py, "once", "W1", "OpenCV", prog],
@@ -214,7 +218,7 @@ def markdown(rows, rounds):
     lines = [f"Whole processes, one thread each, median of {rounds} alternating runs (launcher: `scripts/proc_run.c`, "
              "fork + exec + wait4). The Python peers' baseline is the same script with its imports and no work. "
              "W1: the built-in 12 MP JPEG → 256 px; W1p: a progressive JPEG → 256 px (the first progressive file in IMAGES, "
-             "else the built-in image as progressive 4:2:2); W1e: the built-in JPEG with a 160 × 120 EXIF thumbnail → 75 px.", "",
+             "else the built-in image as progressive 4:2:2), also through libjpeg in the same binary (the path before #18); W1e: the built-in JPEG with a 160 × 120 EXIF thumbnail → 75 px.", "",
              "| workload | program | wall ms | × C floor | ImageCore / it | peak RSS MiB | above import baseline MiB |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
