@@ -86,7 +86,7 @@ fuzz: deps
 ## Page detection's learned boundary map (README, "Page detection: data, model, figures").
 ## make detector-data: the Debian photo and font packages, a venv (.venv-detector) with
 ## PyTorch's wheel and the image packages from PyPI, the training and held-out splits.
-## make train-detector: trains (nice'd, 2 threads), writes Sources/CImageCore/detect_model.c
+## make train-detector: trains (nice'd, 1 thread), writes Sources/CImageCore/detect_model.c
 ## and the C tests' reference outputs, calibrates the confidence on the training split and
 ## puts the held-out figures into the generated file's header.
 DETECTOR_DIR ?= .build-detector

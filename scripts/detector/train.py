@@ -10,7 +10,8 @@ cached in DATA_DIR/work.npz. Training: random 64 x 64-cell crops of the map (128
 pixels, at even offsets), flips and transposes, a quarter of the samples without chroma (as a
 gray source gives), weighted binary cross-entropy (boundary cells weigh 10 times more), Adam
 with a one-cycle learning rate. Seeded: the same data and seed give the same weights on one
-machine (thread count fixed).
+machine (thread count fixed). One thread by default: on this shared 2-core machine a second
+OpenMP thread made a step 7 times slower, not faster (see the OMP_WAIT_POLICY note below).
 
 --init continues from a checkpoint (fine-tuning). --val is a validation split made from the
 training packages with other seeds (generate.py train ... --start 800000 --targets): its loss on
@@ -24,6 +25,11 @@ import json
 import os
 import sys
 import time
+
+# Before torch loads OpenMP: with the default active wait, two OpenMP threads on a shared 2-core
+# machine spin against each other and every other process; a step measured 1.29 s with 2 threads
+# against 0.18 s with 1 (16 crops of 128^2, load ~1), and ~7 s under the load of a full session.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 import torch
@@ -117,7 +123,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--steps", type=int, default=25, help="batches per epoch")
     ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="1: a small net gains nothing from a second (shared) core")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--init", help="checkpoint to continue from")
     ap.add_argument("--val", help="validation split (training packages, other seeds, --targets)")
