@@ -7,7 +7,7 @@ The validation split is drawn from the training packages with seeds the network 
 trained on (`make detector-data`), so the fit sees the network as it sees new photos (on the
 images it was trained on it is overconfident). SCORES.txt is written by `bench detect-eval`
 with IC_DETECT_SCORES on that split: one
-line per image that had a candidate, "score correct page" (correct: every corner within 1.5 %
+line per image that had a candidate, "score correct page file" (correct: every corner within 1.5 %
 of the diagonal; page-less photos are never correct). Fits P(correct | score) =
 sigmoid(a * score + b) by maximum likelihood (Newton's method), so that the confidence means
 what the README says: the probability that every corner is within 1.5 % of the diagonal.
@@ -20,7 +20,7 @@ import numpy as np
 
 def main():
     split = sys.argv[sys.argv.index("--split") + 1] if "--split" in sys.argv else "val"
-    rows = np.loadtxt(sys.argv[1], ndmin=2)
+    rows = np.loadtxt(sys.argv[1], ndmin=2, usecols=(0, 1, 2))
     s, y = rows[:, 0], rows[:, 1]
     a, b = 10.0, -5.0
     for _ in range(100):

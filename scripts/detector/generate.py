@@ -356,9 +356,59 @@ def render_page(kind, rng, fonts, photos, pw, ph):
 
 # ---- surfaces --------------------------------------------------------------------------------
 
-def desk_texture(rng, W, H):
-    kind = rng.choice(["wood", "fabric", "keyboard", "plain"])
+def desk_texture(rng, W, H, kinds=("wood", "fabric", "keyboard", "plain")):
+    kind = rng.choice(list(kinds))
     Y, X = np.mgrid[0:H, 0:W].astype(np.float32)
+    if kind in ("checker", "grid"):
+        # Hard negatives: many straight edges meeting at right angles, none of them a page's.
+        # A checkerboard (or tiles) and graph/ruled paper filling the frame, turned, in mild
+        # perspective (a scale that changes across the frame).
+        ang = rng.uniform(0, math.pi)
+        cell = rng.uniform(12, 110) * max(W, H) / 1600
+        persp = 1 + rng.uniform(-0.5, 0.5) * (Y / H - 0.5)
+        u = (X * math.cos(ang) + Y * math.sin(ang)) * persp + rng.uniform(0, cell)
+        v = (-X * math.sin(ang) + Y * math.cos(ang)) * persp + rng.uniform(0, cell)
+        c1 = rng.uniform(0, 255, 3).astype(np.float32)
+        c2 = rng.uniform(0, 255, 3).astype(np.float32)
+        if kind == "checker":
+            m = (((u // cell) + (v // cell)) % 2).astype(np.float32)
+        else:
+            lw = max(1.0, cell * rng.uniform(0.03, 0.12))
+            ruled = rng.random() < 0.4  # ruled paper: one direction only
+            m = ((u % cell) < lw).astype(np.float32)
+            if not ruled:
+                m = np.maximum(m, ((v % cell) < lw).astype(np.float32))
+            c1 = rng.uniform(200, 255, 3).astype(np.float32)
+            c2 = rng.uniform(0, 160, 3).astype(np.float32)
+        a = c1 * (1 - m[..., None]) + c2 * m[..., None]
+        a *= 1 + 0.04 * smooth_noise(rng, H, W, 2)[..., None]
+        return np.clip(a, 0, 255)
+    if kind == "contours":
+        # Strong object contours that are not pages: discs, ellipses, polygons of 3, 5-8
+        # sides and long straight edges (a table or shelf edge) on a plain or textured ground.
+        a = desk_texture(rng, W, H, ("wood", "fabric", "plain"))
+        im = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+        d = ImageDraw.Draw(im)
+        for _ in range(int(rng.integers(2, 9))):
+            col = tuple(int(v) for v in rng.integers(0, 256, 3))
+            cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+            r = rng.uniform(0.05, 0.35) * min(W, H)
+            t = rng.random()
+            if t < 0.35:
+                d.ellipse([cx - r, cy - r * rng.uniform(0.4, 1), cx + r, cy + r * rng.uniform(0.4, 1)], fill=col)
+            elif t < 0.8:
+                n = int(rng.choice([3, 5, 6, 7, 8]))
+                a0 = rng.uniform(0, 2 * math.pi)
+                pts = [(cx + r * rng.uniform(0.7, 1) * math.cos(a0 + 2 * math.pi * i / n),
+                        cy + r * rng.uniform(0.7, 1) * math.sin(a0 + 2 * math.pi * i / n)) for i in range(n)]
+                d.polygon(pts, fill=col)
+            else:  # a straight edge across the frame: everything beyond it in another tone
+                ang = rng.uniform(0, math.pi)
+                dx, dy = math.cos(ang) * 4 * max(W, H), math.sin(ang) * 4 * max(W, H)
+                nx, ny = -math.sin(ang), math.cos(ang)
+                d.polygon([(cx - dx, cy - dy), (cx + dx, cy + dy), (cx + dx + nx * 3 * max(W, H), cy + dy + ny * 3 * max(W, H)),
+                           (cx - dx + nx * 3 * max(W, H), cy - dy + ny * 3 * max(W, H))], fill=col)
+        return np.asarray(im, dtype=np.float32).copy()
     if kind == "wood":
         ang = rng.uniform(0, math.pi)
         u = X * math.cos(ang) + Y * math.sin(ang)
@@ -395,9 +445,9 @@ def desk_texture(rng, W, H):
     return np.clip(a, 0, 255)
 
 
-def background(rng, photos, W, H):
-    if rng.random() < 0.3:
-        return desk_texture(rng, W, H), "texture"
+def background(rng, photos, W, H, texture_p=0.3, kinds=("wood", "fabric", "keyboard", "plain")):
+    if rng.random() < texture_p:
+        return desk_texture(rng, W, H, kinds), "texture"
     name, path = photos[int(rng.integers(len(photos)))]
     src = load_photo(path)
     if rng.random() < 0.5:
@@ -412,12 +462,12 @@ def background(rng, photos, W, H):
 
 # ---- placement -------------------------------------------------------------------------------
 
-def place(rng, W, H, aspect_wh, cut):
+def place(rng, W, H, aspect_wh, cut, frac_range=(0.15, 0.95)):
     """Four frame corners (clockwise from the page's own top-left) of a page of width/height
     ratio aspect_wh; page height 15-95 % of the frame height; rotation +-45 degrees; strong
     perspective. cut: None, or 0..3 = the frame edge (top, right, bottom, left) that cuts off
     two adjacent corners. Returns None when the draw fails the limits (the caller redraws)."""
-    frac = rng.uniform(0.15, 0.95)
+    frac = rng.uniform(*frac_range)
     rot = math.radians(rng.uniform(-45, 45))
     ph = frac * H
     pw = ph * aspect_wh
@@ -548,9 +598,33 @@ def hand(rng, W, H, q):
     return m, tone
 
 
-def make_image(split, index, n_pages, long_side, want_target):
+# --hard: the failure kinds seen on the training and validation splits, drawn more often.
+SCENARIOS = ["big", "lowcontrast", "smallcard", "fullbleed"]
+
+
+def full_bleed_page(rng, fonts, photos, pw, ph):
+    """A page printed to its edges (a magazine page, a photo print): a crop of one of the
+    split's photographs, sometimes with a band of text, no paper margin to separate it."""
+    src = load_photo(photos[int(rng.integers(len(photos)))][1])
+    asp = pw / ph
+    cw = min(src.width, src.height * asp) * rng.uniform(0.5, 1.0)
+    ch = cw / asp
+    x0, y0 = rng.uniform(0, src.width - cw), rng.uniform(0, src.height - ch)
+    im = src.resize((pw, ph), Image.BILINEAR, box=(x0, y0, x0 + cw, y0 + ch))
+    if rng.random() < 0.5:
+        d = ImageDraw.Draw(im)
+        size = ph * rng.uniform(0.015, 0.03)
+        y0 = ph * rng.uniform(0.5, 0.8)
+        band = paper_color(rng, "text")
+        d.rectangle([0, y0, pw, min(ph, y0 + size * 8)], fill=band)
+        text_block(d, rng, fonts, size, y0 + size, pw - size, min(ph, y0 + size * 7), size, ink(rng, band))
+    return im
+
+
+def make_image(split, index, n_pages, long_side, want_target, hard=False):
     sp = SPLITS[split]
-    rng = np.random.default_rng([sp["id"], index, 20261123])
+    # hard images are drawn from their own seeds (an extra seed word): never the same scenes
+    rng = np.random.default_rng([sp["id"], index, 20261123] + ([14] if hard else []))
     photos = photo_sources(split)
     fonts = font_files(split)
     aspect = rng.choice([4 / 3, 16 / 9])
@@ -559,19 +633,32 @@ def make_image(split, index, n_pages, long_side, want_target):
         W, H = int(round(L / aspect)), L
     else:
         W, H = L, int(round(L / aspect))
-    a, bgname = background(rng, photos, W, H)
     has_page = index < n_pages
+    scen = (SCENARIOS[int(rng.integers(len(SCENARIOS)))] if has_page else "negative") if hard else None
+    if scen == "smallcard":  # small cards on grid, keyboard and other busy surfaces
+        a, bgname = background(rng, photos, W, H, 0.75, ("keyboard", "checker", "grid", "fabric", "contours"))
+    elif scen == "negative":  # page-less: textures of straight edges and strong contours
+        a, bgname = background(rng, photos, W, H, 0.75, ("checker", "grid", "keyboard", "contours"))
+    else:
+        a, bgname = background(rng, photos, W, H)
     label = {"index": index, "file": "images/%06d.jpg" % index, "width": W, "height": H,
              "background": bgname, "page": bool(has_page)}
     visible = np.ones((H, W), bool)
     segments = []
+    if scen is not None:
+        label["scenario"] = scen
+    frac_range = {"big": (0.55, 0.95), "smallcard": (0.12, 0.3)}.get(scen, (0.15, 0.95))
     if has_page:
         kind = KINDS[int(rng.integers(len(KINDS)))]
-        cut = int(rng.integers(4)) if rng.random() < 0.12 else None
+        if scen == "smallcard":
+            kind = "card"
+        elif scen == "fullbleed":
+            kind = "photo"
+        cut = int(rng.integers(4)) if rng.random() < (0.45 if scen == "big" else 0.12) else None
         pw_, ph_ = page_size(kind, rng)
         q, vis_q = None, None
         for _ in range(200):
-            q = place(rng, W, H, pw_ / ph_, cut)
+            q = place(rng, W, H, pw_ / ph_, cut, frac_range)
             if q is None:
                 continue
             if cut is None:
@@ -591,7 +678,10 @@ def make_image(split, index, n_pages, long_side, want_target):
         proj_w = max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3]))
         s = min(1.0, 1400 / max(proj_h, proj_w)) * rng.uniform(0.9, 1.3)
         pw, ph = max(8, int(proj_w * s)), max(8, int(proj_h * s))
-        page = render_page(kind, rng, fonts, photos, pw, ph)
+        if scen == "fullbleed":
+            page = full_bleed_page(rng, fonts, photos, pw, ph)
+        else:
+            page = render_page(kind, rng, fonts, photos, pw, ph)
         Hm = homography([(0, 0), (pw, 0), (pw, ph), (0, ph)], q)
         coeffs = pil_perspective(np.linalg.inv(Hm))
         warped = page.transform((W, H), Image.PERSPECTIVE, coeffs, Image.BICUBIC)
@@ -602,7 +692,12 @@ def make_image(split, index, n_pages, long_side, want_target):
         sh = np.roll(sh, (int(off[1]), int(off[0])), (0, 1))
         a *= (1 - rng.uniform(0.1, 0.45) * sh)[..., None]
         m = np.asarray(mask, dtype=np.float32)[..., None] / 255
-        a = a * (1 - m) + np.asarray(warped, dtype=np.float32) * m
+        wp = np.asarray(warped, dtype=np.float32)
+        if scen == "lowcontrast":  # the page only a little lighter or darker than what is under it
+            inside = m[..., 0] > 0.5
+            gain = a[inside].mean() / max(1.0, wp[inside].mean())
+            wp = wp * gain * (rng.uniform(1.06, 1.3) if rng.random() < 0.7 else rng.uniform(0.75, 0.94))
+        a = a * (1 - m) + wp * m
         vq = order_corners(vis_q)
         label.update({"kind": kind, "corners": [[float(x), float(y)] for x, y in vq],
                       "cut": ["top", "right", "bottom", "left"][cut] if cut is not None else None,
@@ -631,9 +726,9 @@ def make_image(split, index, n_pages, long_side, want_target):
     ang = rng.uniform(0, 2 * math.pi)
     g = (X * math.cos(ang) + Y * math.sin(ang)) / max(W, H)
     g = (g - g.min()) / max(1e-6, g.max() - g.min())
-    lo = rng.uniform(0.5, 0.95)
+    lo = rng.uniform(0.35, 0.7) if scen in ("lowcontrast", "fullbleed") else rng.uniform(0.5, 0.95)
     a *= (lo + (1.15 - lo) * g)[..., None]
-    if rng.random() < 0.5:
+    if rng.random() < (0.8 if scen in ("lowcontrast", "fullbleed") else 0.5):
         ang = rng.uniform(0, 2 * math.pi)
         d = (X - W * rng.uniform(0.2, 0.8)) * math.cos(ang) + (Y - H * rng.uniform(0.2, 0.8)) * math.sin(ang)
         soft = rng.uniform(10, 120) * W / 1600
@@ -653,12 +748,12 @@ def make_image(split, index, n_pages, long_side, want_target):
 def work(args):
     """One image; its label is also kept in labels/NNNNNN.json so that an interrupted run
     resumes where it stopped (the images are the same whenever they are made)."""
-    split, index, n_pages, long_side, out, want_target = args
+    split, index, n_pages, long_side, out, want_target, hard = args
     done = os.path.join(out, "labels", "%07d.json" % index)
     if os.path.exists(done):
         with open(done) as f:
             return json.load(f)
-    data, label, target = make_image(split, index, n_pages, long_side, want_target)
+    data, label, target = make_image(split, index, n_pages, long_side, want_target, hard)
     with open(os.path.join(out, label["file"]), "wb") as f:
         f.write(data)
     if target is not None:
@@ -680,6 +775,8 @@ def main():
     ap.add_argument("--start", type=int, default=0, help="first index of the pages and of the empty images")
     ap.add_argument("--targets", action="store_true", help="also write the boundary-map targets")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--hard", action="store_true",
+                    help="the hard scenarios (SCENARIOS; page-less: checkerboards, grids, contours), own seeds")
     a = ap.parse_args()
     os.makedirs(os.path.join(a.out, "images"), exist_ok=True)
     os.makedirs(os.path.join(a.out, "labels"), exist_ok=True)
@@ -688,7 +785,7 @@ def main():
     # Index space: pages are indices [0, 10^6), empty scenes [10^6, ...) so that --count and
     # --empty can grow without changing the images already drawn.
     idx = list(range(a.start, a.start + a.count)) + list(range(10**6 + a.start, 10**6 + a.start + a.empty))
-    jobs = [(a.split, i, 10**6, a.long_side, a.out, a.targets) for i in idx]
+    jobs = [(a.split, i, 10**6, a.long_side, a.out, a.targets, a.hard) for i in idx]
     if a.jobs > 1:
         with Pool(a.jobs) as p:
             labels = p.map(work, jobs, chunksize=4)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trains the boundary-map network on the training split (never the held-out one).
 
-    train.py DATA_DIR OUT.pt [--epochs N] [--threads T] [--seed S] [--init CKPT] [--val VAL_DIR]
+    train.py DATA_DIR OUT.pt [--extra DIR]... [--epochs N] [--steps N] [--threads T] [--seed S] [--init CKPT] [--val VAL_DIR]
                              [--max-lr LR] [--max-minutes M]
 
 DATA_DIR is generate.py's output for the train split, made with --targets. The working images
@@ -126,7 +126,10 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="1: a small net gains nothing from a second (shared) core")
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--init", help="checkpoint to continue from")
-    ap.add_argument("--val", help="validation split (training packages, other seeds, --targets)")
+    ap.add_argument("--extra", action="append", default=[],
+                    help="another training-package data dir (e.g. generate.py --hard output), sampled as often as its share of the images")
+    ap.add_argument("--val", action="append", default=[],
+                    help="validation split (training packages, other seeds, --targets); several are pooled")
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--max-minutes", type=float, default=0, help="stop after this many minutes (0: no bound)")
     a = ap.parse_args()
@@ -136,6 +139,10 @@ def main():
     rng = np.random.default_rng(a.seed)
     t0 = time.time()
     xs, ts, hx = load(a.data)
+    for d in a.extra:  # the checkpoint's data hash covers every directory, in order
+        ex, et, eh = load(d)
+        xs, ts = xs + ex, ts + et
+        hx = hashlib.sha256((hx + eh).encode()).hexdigest()
     print("data: %d images, sha256 %s, %.0f s" % (len(xs), hx, time.time() - t0), flush=True)
     net = BoundaryNet()
     init_epochs = 0
@@ -147,7 +154,10 @@ def main():
     vx = vt = None
     best = float("inf")
     if a.val:
-        vx, vt, _ = load(a.val)
+        vx, vt = [], []
+        for d in a.val:
+            x, t, _ = load(d)
+            vx, vt = vx + x, vt + t
         best = val_loss(net, vx, vt)
         print("validation: %d images, loss %.4f before" % (len(vx), best), flush=True)
     opt = torch.optim.Adam(net.parameters(), lr=a.max_lr, weight_decay=1e-5)
@@ -184,6 +194,7 @@ def main():
                 line += " (kept)"
         else:
             torch.save(ck, a.out)
+        torch.save(ck, a.out + ".last")  # the latest epoch too, for a choice by detect-eval on validation
         print(line + " (%.0f s)" % (time.time() - t0), flush=True)
         if a.max_minutes and time.time() - t0 > 60 * a.max_minutes:
             print("stopped: --max-minutes %.0f" % a.max_minutes, flush=True)
