@@ -85,10 +85,13 @@ fuzz: deps
 
 ## Page detection's learned boundary map (README, "Page detection: data, model, figures").
 ## make detector-data: the Debian photo and font packages, a venv (.venv-detector) with
-## PyTorch's wheel and the image packages from PyPI, the training and held-out splits.
-## make train-detector: trains (nice'd, 1 thread), writes Sources/CImageCore/detect_model.c
-## and the C tests' reference outputs, calibrates the confidence on the training split and
-## puts the held-out figures into the generated file's header.
+## PyTorch's wheel and the image packages from PyPI, the training split (plus its --hard
+## scenes), the validation split (training packages, other seeds; plus its --hard scenes)
+## and the held-out split.
+## make train-detector: trains in three bounded stages (nice'd, 1 thread; the epoch of lowest
+## validation loss is kept), writes Sources/CImageCore/detect_model.c and the C tests'
+## reference outputs, calibrates the confidence on the validation split and puts the
+## held-out figures into the generated file's header.
 DETECTOR_DIR ?= .build-detector
 DETECTOR_PY = .venv-detector/bin/python
 DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers fonts-dejavu-core \
@@ -102,19 +105,31 @@ detector-venv: .venv-detector/.done
 	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
 	touch $@
 
-detector-data: $(DETECTOR_DIR)/data/train/labels.jsonl $(DETECTOR_DIR)/data/heldout/labels.jsonl
+DETECTOR_SPLITS = train hard val valhard heldout
+detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 $(DETECTOR_DIR)/data/train/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/train --count 2400 --empty 300 --targets --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/hard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/hard --count 1200 --empty 400 --targets --hard --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/val/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/val --start 800000 --count 164 --empty 60 --long-side 1600 --targets --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/valhard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/valhard --start 800000 --count 150 --empty 60 --long-side 1600 --targets --hard --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py heldout $(DETECTOR_DIR)/data/heldout --count 400 --empty 100 --long-side 1600 --jobs $(DETECTOR_JOBS)
 
+DETECTOR_VAL = --val $(DETECTOR_DIR)/data/val --val $(DETECTOR_DIR)/data/valhard
 train-detector: detector-data
-	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-base.pt
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-long.pt \
+		--init $(DETECTOR_DIR)/model-base.pt --val $(DETECTOR_DIR)/data/val --epochs 30 --steps 100 --max-lr 2e-3 --max-minutes 14
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
+		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 --max-minutes 24
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(SWIFT) build -c release --product bench
-	IC_DETECT_DATA=$(DETECTOR_DIR)/data/train IC_DETECT_SCORES=$(DETECTOR_DIR)/train-scores.txt \
+	IC_DETECT_DATA=$(DETECTOR_DIR)/data/val IC_DETECT_SCORES=$(DETECTOR_DIR)/val-scores.txt \
 		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
-	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/train-scores.txt $(DETECTOR_DIR)/calibration.json --split train
+	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/calibration.json --split val
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
