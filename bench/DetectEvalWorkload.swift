@@ -10,12 +10,12 @@ import ImageCore
 /// page-less photos, the mean corner error of the pages found, and the mean time per
 /// detection. Environment: `IC_DETECT_DATA=dir` evaluates another split (the training split
 /// for calibration: only the training split may be used while tuning);
-/// `IC_DETECT_SCORES=file` also writes, per image, the best candidate's raw score and
-/// whether it was right (detections made with no confidence threshold), for
+/// `IC_DETECT_SCORES=file` also writes, per image, the best candidate's raw score,
+/// whether it was right, whether the image has a page and its file (detections made with no confidence threshold), for
 /// scripts/detector/calibrate.py; `IC_DETECT_JSON=file` writes the figures as JSON;
 /// `IC_DETECT_WORK=n` sets the working size (default: the detector's);
-/// `IC_DETECT_DUMP=dir` writes each miss with the true (white) and detected (black) quads
-/// and its boundary map (for the training split: never look at held-out images).
+/// `IC_DETECT_DUMP=dir` writes each miss (and each false page, "false-" prefixed) with the
+/// true (white) and detected (black) quads and its boundary map (for the training split: never look at held-out images).
 enum DetectEval {
     struct Label: Decodable {
         var file: String
@@ -87,8 +87,11 @@ enum DetectEval {
             let diag = (Double(l.width * l.width + l.height * l.height)).squareRoot()
             guard l.page, let truth = l.corners else {
                 empty += 1
-                if let _ = d.quad, d.confidence >= threshold { falsePages += 1 }
-                if d.score != 0 { scoreLines += String(format: "%.6f 0 0\n", d.score) }
+                if let _ = d.quad, d.confidence >= threshold {
+                    falsePages += 1
+                    if let dump = env["IC_DETECT_DUMP"] { try dumpMiss(image, d, nil, dir: dump, name: "false-" + (l.file as NSString).lastPathComponent) }
+                }
+                if d.score != 0 { scoreLines += String(format: "%.6f 0 0 %@\n", d.score, l.file) }
                 continue
             }
             var ok = false, geometric = false
@@ -96,10 +99,10 @@ enum DetectEval {
                 let e = cornerErrors(q, truth)
                 ok = e.max <= 0.015 * diag
                 geometric = ok
-                if scoresPath != nil, d.score != 0 { scoreLines += String(format: "%.6f %d 1\n", d.score, ok ? 1 : 0) }
+                if scoresPath != nil, d.score != 0 { scoreLines += String(format: "%.6f %d 1 %@\n", d.score, ok ? 1 : 0, l.file) }
                 if d.confidence >= threshold { errSum += e.mean / diag; errN += 1 } else { ok = false }
             } else if scoresPath != nil, d.score != 0 {
-                scoreLines += String(format: "%.6f 0 1\n", d.score)
+                scoreLines += String(format: "%.6f 0 1 %@\n", d.score, l.file)
             }
             if d.quad == nil || d.confidence < threshold { notFound += 1 }
             if !geometric, let dump = env["IC_DETECT_DUMP"] { try dumpMiss(image, d, truth, dir: dump, name: (l.file as NSString).lastPathComponent) }
@@ -139,11 +142,13 @@ enum DetectEval {
         return (note, summary)
     }
 
-    static func dumpMiss(_ image: borrowing PixelBuffer, _ d: PageDetector.Detection, _ truth: [[Double]], dir: String, name: String) throws {
+    static func dumpMiss(_ image: borrowing PixelBuffer, _ d: PageDetector.Detection, _ truth: [[Double]]?, dir: String, name: String) throws {
         var gray = try image.converted(to: .gray8)
-        let t = Quad(truth.map { Point(x: $0[0], y: $0[1]) })
-        DocumentWorkloads.drawQuad(&gray, t, value: 255)
-        if let q = d.quad { DocumentWorkloads.drawQuad(&gray, q, value: 0) }
+        if let truth { DocumentWorkloads.drawQuad(&gray, Quad(truth.map { Point(x: $0[0], y: $0[1]) }), value: 255) }
+        if let q = d.quad {
+            DocumentWorkloads.drawQuad(&gray, q, value: 0)
+            print("dump \(name): detected " + q.corners.map { String(format: "(%.0f, %.0f)", $0.x, $0.y) }.joined(separator: " ") + String(format: " score %.3f", d.score))
+        }
         try PNM.write(gray, path: "\(dir)/\(name)-conf\(String(format: "%.2f", d.confidence)).pgm")
         let map = try PageDetector().boundaryMap(of: image)
         var m = try PixelBuffer(width: map.width, height: map.height, format: .gray8)
