@@ -38,7 +38,7 @@ enum PipelineWorkloads {
             let timing = try ctx.time { last = try Scanner.scan(jpeg, options: options) }
             let c = last.plan.crop
             return WorkloadRun(timing: timing, pixels: last.width * last.height, limitBytes: last.width * last.height * 3 / 2,
-                               note: "\(info.width)x\(info.height) -> \(last.width)x\(last.height); decoded crop \(c.width)x\(c.height) at \(last.plan.scale)/8; scan peak pixel bytes \(last.peakPixelBytes); \(last.jpeg.count) B out")
+                               note: "\(info.width)x\(info.height) -> \(last.width)x\(last.height); decoded crop \(c.width)x\(c.height) at \(last.plan.scale)/8; scan peak pixel bytes \(last.peakPixelBytes); \(last.encoded.count) B out")
         }
     }
 

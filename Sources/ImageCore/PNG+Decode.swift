@@ -38,6 +38,13 @@ extension PNG {
             self.bandRows = bandRows
         }
 
+        /// The PNG side of a JPEG decode's limits: its `maxPixels`, `strict` and `minValidShare`
+        /// (the metadata cap `maxMemory` stays this codec's own default; pixel buffers are
+        /// counted by the process budget as always), so one set of limits serves both codecs.
+        public init(_ jpeg: JPEG.DecodeOptions, bandRows: Int = 16) {
+            self.init(maxPixels: jpeg.maxPixels, strict: jpeg.strict, minValidShare: jpeg.minValidShare, bandRows: bandRows)
+        }
+
         func cValue(format: PixelFormat) throws(ImageError) -> ic_png_decode_options {
             guard maxPixels >= 1, maxMemory >= 1, bandRows >= 1, bandRows <= Int(IC_MAX_DIMENSION) else {
                 throw ImageError(.invalidArgument, "PNG decode options: limits and bandRows must be ≥ 1")

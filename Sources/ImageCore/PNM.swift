@@ -69,6 +69,17 @@ public enum PNM {
         }
     }
 
+    /// The header of PNM bytes held in memory (for limit checks before ``decode(_:alignment:)``).
+    static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Header {
+        var input = MemoryInput(bytes: bytes)
+        return try parseHeader(&input)
+    }
+
+    /// Whether `bytes` start like a PNM file ("P1"…"P7").
+    static func isPNM(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 2 && bytes[0] == UInt8(ascii: "P") && (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1])
+    }
+
     static func load<I: PNMInput>(_ input: inout I, alignment: Int) throws(ImageError) -> PixelBuffer {
         let h = try parseHeader(&input)
         let rowBytes = h.width * h.channels

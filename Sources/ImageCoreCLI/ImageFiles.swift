@@ -219,11 +219,9 @@ enum ImageFiles {
         result.iccProfile = nil
     }
 
-    /// The process limits for the PNG decoder (its `maxMemory` is a metadata cap of its own,
-    /// left at the default; pixel buffers are counted by the `--max-memory` budget as always).
+    /// The process limits for the PNG decoder (``PNG/DecodeOptions/init(_:bandRows:)``).
     static func pngOptions(_ settings: Settings) -> PNG.DecodeOptions {
-        let j = settings.decodeOptions()
-        return PNG.DecodeOptions(maxPixels: j.maxPixels, strict: j.strict, minValidShare: j.minValidShare)
+        PNG.DecodeOptions(settings.decodeOptions())
     }
 
     /// Decodes PNG bytes into a new buffer (RGBA8 with straight alpha for a file with alpha,
@@ -293,7 +291,8 @@ enum ImageFiles {
         switch sniff(data.prefix(8)) {
         case .jpeg: return try Thumbnailer.thumbnail(data, maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions(),
                                                      linearLight: linearLight)
-        case .png: return try Thumbnailer.thumbnail(png: data, maxWidth: box.0, maxHeight: box.1, linearLight: linearLight)
+        case .png: return try Thumbnailer.thumbnail(png: data, maxWidth: box.0, maxHeight: box.1, linearLight: linearLight,
+                                                    limits: pngOptions(settings))
         default: throw ImageError(.unsupported, "neither JPEG nor PNG")
         }
     }

@@ -1,10 +1,11 @@
 import ImageCore
 
-/// `imagecore scan IN.jpg OUT.jpg [--corners …] [--paper a4 --dpi 150 | --size WxH] [--mode color|gray|bw]`.
+/// `imagecore scan IN OUT [--corners …] [--paper a4 --dpi 150 | --size WxH] [--mode color|gray|bw]`:
+/// a JPEG, PNG or PNM photo (by content) to a `.jpg` or `.png` page (by extension).
 enum ScanCommand {
     static let spec = CommandSpec.files(
         "scan", "Scan a photographed page: decode only the page at the scale it needs, rectify upright, enhance, encode.",
-        discussion: "Corners: top-left, top-right, bottom-right, bottom-left as x1,y1,...,x4,y4 in the file's stored pixels; without --corners the page is detected on a 1/8 decode. Prints what it did: corners, decode scale, crop, output size and peak pixel bytes.",
+        discussion: "Corners: top-left, top-right, bottom-right, bottom-left as x1,y1,...,x4,y4 in the file's stored pixels; without --corners the page is detected (a JPEG on a 1/8 decode). A JPEG input decodes only the page at the scale it needs; PNG and PNM inputs are decoded whole. The output is JPEG or PNG by its extension ('-': JPEG). Prints what it did: corners, decode scale, crop, output size and peak pixel bytes.",
         positionals: [inOutPositional],
         options: [
             .value("corners", "X1,Y1,...,X4,Y4", "The page corners, clockwise from the top-left."),
@@ -23,14 +24,16 @@ enum ScanCommand {
         let quality = try a.int("quality", default: 85, 1...100)
         return try runFileCommand(a, BatchShape(defaultName: "{stem}.scan.jpg"), verb: "scan") { (job, settings) throws(ImageError) in
             let out = job.output!
-            guard try ImageFiles.outputKind(of: out, stdoutKind: .jpeg) == .jpeg else { throw ImageError(.invalidArgument, "\(out): scan writes .jpg") }
+            let kind = try ImageFiles.outputKind(of: out, stdoutKind: .jpeg)
+            guard kind == .jpeg || kind == .png else { throw ImageError(.invalidArgument, "\(out): scan writes .jpg or .png") }
             let bytes = try ImageFiles.bytes(job.input.path)
             let s: Scanner.ScanResult
             do throws(ImageError) {
                 s = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: mode, enhance: enhance, quality: quality,
-                                                           limits: settings.decodeOptions(), iccProfile: ImageFiles.iccProfile(bytes)))
+                                                           limits: settings.decodeOptions(), iccProfile: ImageFiles.iccProfile(bytes),
+                                                           fileFormat: kind == .png ? .png : .jpeg))
             } catch { throw ImageFiles.named(job.input.path, error) }
-            try ImageFiles.writeBytes(s.jpeg, to: out)
+            try ImageFiles.writeBytes(s.encoded, to: out)
             let c = s.plan.crop
             var r = FileResult()
             r.note(s.warnings)

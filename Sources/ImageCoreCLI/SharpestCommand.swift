@@ -1,11 +1,12 @@
 import ImageCore
 
-/// `imagecore sharpest FILES… [--json] [--laplacian-dir DIR]`: burst sharpness ranking.
+/// `imagecore sharpest FILES… [--json] [--laplacian-dir DIR]`: burst sharpness ranking of
+/// JPEG, PNG and PNM photos (``BurstRanking``).
 enum SharpestCommand {
     static let spec = CommandSpec(
-        name: "sharpest", abstract: "Rank JPEGs by sharpness (Laplacian standard deviation of the luma at about 1280 px).",
+        name: "sharpest", abstract: "Rank photos (JPEG, PNG or PNM, by content) by sharpness (Laplacian standard deviation of the luma at about 1280 px).",
         discussion: "Prints the files sharpest first, one 'SCORE PATH' line each, or with --json one object per file in rank order: {\"input\", \"rank\", \"score\", \"scale\", \"width\", \"height\", \"ms\", \"error\"} (failed files last, rank null). With --laplacian-dir, writes each image's Laplacian view (clipped, gamma 1/2.2, upright) as NAME.laplacian.jpg.",
-        positionals: [PositionalSpec(name: "inputs", help: "JPEG files or folders.", many: true, optional: true)],
+        positionals: [PositionalSpec(name: "inputs", help: "JPEG, PNG or PNM files, or folders (their .jpg/.jpeg/.png files).", many: true, optional: true)],
         options: [
             .value("laplacian-dir", "DIR", "Folder for the Laplacian views (created if missing).", completion: .directory),
             .value("long-side", "N", "Long side the decode scale aims at.", default: "1280"),
@@ -15,7 +16,7 @@ enum SharpestCommand {
         let settings = try Settings(a)
         let longSide = try a.int("long-side", default: 1280, 1...ImageCoreRuntime.maxDimension)
         let workers = try a.int("workers", default: 0, 0...1024)
-        let files = try Batch.plan(a, BatchShape(writesFiles: false, accept: ImageFiles.isJPEGName)).map(\.input.path)
+        let files = try Batch.plan(a, BatchShape(writesFiles: false, accept: ImageFiles.isPhotoName)).map(\.input.path)
         let dir = a.string("laplacian-dir")
         settings.apply()
         var display: (@Sendable (Int, borrowing PixelBuffer) throws(ImageError) -> Void)? = nil

@@ -101,7 +101,7 @@ struct PipelineOneCallTests {
                     let s = try Self.swiftScan(jpeg, corners: q, size: size, mode: mode, enhance: enhance,
                                                interpolation: interpolation)
                     #expect(c.plan == s.plan, "\(o) \(mode) \(size)")
-                    #expect(c.jpeg == s.jpeg, "\(o) \(mode) enhance \(enhance) \(interpolation) \(size)")
+                    #expect(c.encoded == s.jpeg, "\(o) \(mode) enhance \(enhance) \(interpolation) \(size)")
                 }
             }
         }

@@ -65,12 +65,12 @@ struct PipelineScannerTests {
                                                       size: .pixels(width: ScanComposite.pageWidth, height: ScanComposite.pageHeight),
                                                       mode: mode, enhance: false, quality: 95))
         #expect(r.width == ScanComposite.pageWidth && r.height == ScanComposite.pageHeight && !r.detected)
-        let out = try JPEG.decode(r.jpeg, format: .gray8)
+        let out = try JPEG.decode(r.encoded, format: .gray8)
         let p = JPEGFixtures.psnr(JPEGFixtures.packed(out, plane: 0), JPEGFixtures.packed(try ScanComposite.page(), plane: 0))
         #expect(p > 24, "PSNR \(p) dB, plan \(r.plan)")
         // Enhanced output has the same geometry and is a valid JPEG of the right kind.
         let e = try Scanner.scan(jpeg, options: .init(corners: ScanComposite.quad, size: .pixels(width: 600, height: 840), mode: mode))
-        let info = try JPEG.info(e.jpeg)
+        let info = try JPEG.info(e.encoded)
         #expect(info.width == 600 && info.height == 840 && info.components == (mode == .color ? 3 : 1))
     }
 
@@ -84,7 +84,7 @@ struct PipelineScannerTests {
         let expected = try ScanComposite.page().applying(o)
         #expect(r.width == expected.width && r.height == expected.height)
         #expect(r.orientation == o)
-        let out = try JPEG.decode(r.jpeg, format: .gray8)
+        let out = try JPEG.decode(r.encoded, format: .gray8)
         #expect(out.orientation == .up)
         let p = JPEGFixtures.psnr(JPEGFixtures.packed(out, plane: 0), JPEGFixtures.packed(expected, plane: 0))
         #expect(p > 24, "\(o): PSNR \(p)")
@@ -138,7 +138,7 @@ struct PipelineScannerTests {
         #expect(r.detected)
         let err = DocumentComposite.cornerError(r.corners, ScanComposite.quad)
         #expect(err < 16, "corner error \(err) px: \(r.corners)")
-        let out = try JPEG.decode(r.jpeg, format: .gray8)
+        let out = try JPEG.decode(r.encoded, format: .gray8)
         let p = JPEGFixtures.psnr(JPEGFixtures.packed(out, plane: 0), JPEGFixtures.packed(try ScanComposite.page(), plane: 0))
         #expect(p > 24, "PSNR \(p) dB with the detected corners \(r.corners)")
     }

@@ -4,6 +4,12 @@
 /// freed before the worker takes the next image. Images are scored in parallel on a bounded
 /// ``WorkerPool``; a worker holds at most two frames at once (the luma and, on request, its
 /// Laplacian view).
+///
+/// PNG and PNM files (by content) are scored at the same size a JPEG of their dimensions
+/// would be: PNG has no reduced-scale decode, so its rows stream (non-interlaced) into a
+/// Lanczos-3 resize to the scaled size, as GRAY8 (the BT.601 luma) and upright (the score is
+/// the same for every orientation: the 3×3 Laplacian is symmetric); a PNM is read whole,
+/// turned to GRAY8 and resized the same way.
 public enum BurstRanking {
     public struct Options: Sendable, Hashable {
         /// The long side the decode scale aims at (nearest n/8).
@@ -50,7 +56,7 @@ public enum BurstRanking {
         return best
     }
 
-    /// Scores one JPEG. With `display`, also makes its Laplacian view (the signed response
+    /// Scores one JPEG, PNG or PNM (by content). With `display`, also makes its Laplacian view (the signed response
     /// clamped to 0…255 through the 1/2.2 gamma, turned upright by the EXIF orientation) and
     /// hands it over; the luma frame is freed before the view is turned.
     public static func score(_ jpeg: borrowing some ByteSource & ~Escapable, targetLongSide: Int = 1280,
@@ -58,6 +64,7 @@ public enum BurstRanking {
                              display: ((borrowing PixelBuffer) throws(ImageError) -> Void)? = nil)
         throws(ImageError) -> Scored {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> Scored in
+            if let decoded = try scoreDecoded(jpeg, targetLongSide: targetLongSide, limits: limits, display: display) { return decoded }
             let info = try JPEG.info(jpeg)
             let n = scale(width: info.width, height: info.height, targetLongSide: targetLongSide)
             var view: PixelBuffer? = nil
@@ -93,6 +100,39 @@ public enum BurstRanking {
             }
             return Scored(score: s, scale: n, width: w, height: h, warnings: warnings)
         }
+    }
+
+    /// The score of a PNG or PNM (nil for anything else): its luma at the size a JPEG of its
+    /// dimensions would be decoded at for `targetLongSide`.
+    static func scoreDecoded(_ bytes: UnsafeRawBufferPointer, targetLongSide: Int, limits: JPEG.DecodeOptions,
+                             display: ((borrowing PixelBuffer) throws(ImageError) -> Void)?) throws(ImageError) -> Scored? {
+        let isPNM = PNM.isPNM(bytes)
+        guard PNG.isPNG(bytes) || isPNM else { return nil }
+        var warnings = JPEG.Warnings()
+        let luma: PixelBuffer, n: Int
+        if isPNM {
+            let h = try PNM.header(bytes)
+            guard h.width * h.height <= limits.maxPixels else {
+                throw ImageError(.tooLarge, "\(h.width)x\(h.height) is above the limit of \(limits.maxPixels) pixels")
+            }
+            n = scale(width: h.width, height: h.height, targetLongSide: targetLongSide)
+            let size = try JPEG.scaledSize(width: h.width, height: h.height, eighths: n)
+            let image = try PNM.decode(bytes)
+            let gray = image.format == .gray8 ? image : try image.converted(to: .gray8)
+            luma = n == 8 ? gray : try gray.resized(width: size.width, height: size.height)
+        } else {
+            let info = try PNG.info(bytes)
+            n = scale(width: info.width, height: info.height, targetLongSide: targetLongSide)
+            let size = try JPEG.scaledSize(width: info.width, height: info.height, eighths: n)
+            let box = info.orientation.swapsDimensions ? (size.height, size.width) : (size.width, size.height)
+            let t = try Thumbnailer.thumbnail(png: bytes, maxWidth: box.0, maxHeight: box.1, format: .gray8,
+                                              limits: PNG.DecodeOptions(limits))
+            warnings.add(t.report)
+            luma = t.take()
+        }
+        let s = try luma.laplacianScore()
+        if let display { try display(try luma.laplacianDisplay(gamma: true)) }
+        return Scored(score: s, scale: n, width: luma.width, height: luma.height, warnings: warnings)
     }
 
     /// One image's score, the DCT scale n/8 and the scored size.

@@ -1,7 +1,14 @@
 import CImageCore
 
-/// The document scanner: a photographed page (JPEG) in, an upright, rectified, enhanced page
-/// (JPEG) out, touching only the pixels it needs.
+/// The document scanner: a photographed page (JPEG, PNG or PNM, by content) in, an upright,
+/// rectified, enhanced page (JPEG or PNG: ``Options/fileFormat``) out, touching only the
+/// pixels it needs.
+///
+/// A JPEG takes the steps below. PNG and PNM have no reduced-scale or cropped decode: the
+/// file is decoded whole (RGBA8, or GRAY8 for a gray file; the PNG's eXIf orientation kept),
+/// the page is detected on it when no corners are given, rectified from it with the
+/// orientation composed, turned gray for the gray and black-and-white modes, enhanced and
+/// encoded (``scan(image:options:)``).
 ///
 /// 1. Without given corners, the page is detected on a small RGB8 decode (1/8 for 12 MP)
 ///    (``PageDetector``); the corners are scaled back to the full image.
@@ -38,13 +45,17 @@ public enum Scanner {
         /// page: an RGB profile ('RGB ' data colour space) on a colour page, a 'GRAY' one on a
         /// gray or black-and-white page; `nil`: none.
         public var iccProfile: [UInt8]?
+        /// The output's file format: JPEG at ``quality`` (the default) or PNG (lossless; a
+        /// colour page decoded to NV12 is converted to RGB8 for it).
+        public var fileFormat: FileFormat
         public init(corners: Quad? = nil, size: RectifiedSize = .paper(.a4, dpi: 150), mode: EnhanceMode = .color,
                     enhance: Bool = true, quality: Int = 85, interpolation: Interpolation = .bilinear,
-                    limits: JPEG.DecodeOptions = .init(), iccProfile: [UInt8]? = nil) {
+                    limits: JPEG.DecodeOptions = .init(), iccProfile: [UInt8]? = nil, fileFormat: FileFormat = .jpeg) {
             self.corners = corners; self.size = size; self.mode = mode
             self.enhance = enhance; self.quality = quality; self.interpolation = interpolation
             self.limits = limits
             self.iccProfile = iccProfile
+            self.fileFormat = fileFormat
         }
 
         /// ``iccProfile`` when it describes a page of `format`, else nil.
@@ -53,6 +64,12 @@ public enum Scanner {
             let space = Array(icc[16..<20])
             return space == Array((format == .gray8 ? "GRAY" : "RGB ").utf8) ? icc : nil
         }
+    }
+
+    /// The scanned page's file format.
+    public enum FileFormat: Sendable, Hashable {
+        case jpeg
+        case png
     }
 
     /// Where and how much to decode for one page.
@@ -70,7 +87,8 @@ public enum Scanner {
 
     /// What a scan produced and did.
     public struct ScanResult: Sendable {
-        public var jpeg: [UInt8]
+        /// The encoded page, in ``Options/fileFormat``.
+        public var encoded: [UInt8]
         /// The corners used (stored full-size pixels), and whether they were detected.
         public var corners: Quad
         public var detected: Bool
@@ -133,19 +151,95 @@ public enum Scanner {
         return Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) })
     }
 
-    /// Scans the page of `jpeg`. See ``Scanner`` for the steps.
+    /// Scans the page of a JPEG, PNG or PNM file (by content). See ``Scanner`` for the steps.
     /// - Throws: `.corruptData` / `.unsupported` / `.tooLarge` from the decoder,
     ///   `.invalidArgument` for bad corners or no page found.
-    public static func scan(_ jpeg: borrowing some ByteSource & ~Escapable, options: Options = .init()) throws(ImageError) -> ScanResult {
-        try jpeg.withBytes { (jpeg) throws(ImageError) -> ScanResult in
-            var failure: ImageError? = nil
-            let (result, usage) = PixelAllocator.measure { () -> ScanResult? in
-                do throws(ImageError) { return try scanMeasured(jpeg, options: options) } catch { failure = error; return nil }
+    public static func scan(_ file: borrowing some ByteSource & ~Escapable, options: Options = .init()) throws(ImageError) -> ScanResult {
+        try file.withBytes { (bytes) throws(ImageError) -> ScanResult in
+            try measured { () throws(ImageError) -> ScanResult in
+                if PNG.isPNG(bytes) {
+                    let info = try PNG.info(bytes)
+                    let format: PixelFormat = info.colorType == .gray ? .gray8 : .rgba8
+                    guard info.width * info.height <= options.limits.maxPixels else {
+                        throw ImageError(.tooLarge, "\(info.width)x\(info.height) PNG is above the limit of \(options.limits.maxPixels) pixels")
+                    }
+                    var image = try PixelBuffer(width: info.width, height: info.height, format: format)
+                    let report = try PNG.decode(bytes, into: &image, options: PNG.DecodeOptions(options.limits))
+                    var r = try scanDecoded(image, options: options)
+                    r.warnings.add(report)
+                    return r
+                }
+                if PNM.isPNM(bytes) {
+                    let h = try PNM.header(bytes)
+                    guard h.width * h.height <= options.limits.maxPixels else {
+                        throw ImageError(.tooLarge, "\(h.width)x\(h.height) PNM is above the limit of \(options.limits.maxPixels) pixels")
+                    }
+                    let image = try PNM.decode(bytes)
+                    if image.format == .rgb8 { return try scanDecoded(try image.converted(to: .rgba8), options: options) }
+                    return try scanDecoded(image, options: options)
+                }
+                return try scanMeasured(bytes, options: options)
             }
-            if let failure { throw failure }
-            var r = result!
-            r.peakPixelBytes = usage.peakBytes
-            return r
+        }
+    }
+
+    /// Scans the page of an image already decoded (GRAY8 or RGBA8 stored pixels, its
+    /// ``PixelBuffer/orientation`` the file's): detected on it without corners, rectified with
+    /// the orientation composed, gray for the gray and black-and-white modes, enhanced, encoded.
+    /// ``ScanResult/plan`` is the whole image at scale 8/8.
+    /// - Throws: `.unsupported` for other formats, `.invalidArgument` for bad corners or no page.
+    public static func scan(image: borrowing PixelBuffer, options: Options = .init()) throws(ImageError) -> ScanResult {
+        try measured { () throws(ImageError) -> ScanResult in try scanDecoded(image, options: options) }
+    }
+
+    /// Runs `body` in a ``PixelAllocator`` scope and puts its peak into the result.
+    static func measured(_ body: () throws(ImageError) -> ScanResult) throws(ImageError) -> ScanResult {
+        var failure: ImageError? = nil
+        let (result, usage) = PixelAllocator.measure { () -> ScanResult? in
+            do throws(ImageError) { return try body() } catch { failure = error; return nil }
+        }
+        if let failure { throw failure }
+        var r = result!
+        r.peakPixelBytes = usage.peakBytes
+        return r
+    }
+
+    static func scanDecoded(_ image: borrowing PixelBuffer, options: Options) throws(ImageError) -> ScanResult {
+        guard image.format == .gray8 || image.format == .rgba8 else {
+            throw ImageError(.unsupported, "scan of a decoded \(image.format) image (GRAY8 or RGBA8)")
+        }
+        var detected = false
+        let quad: Quad
+        if let corners = options.corners { quad = corners } else {
+            guard let q = try PageDetector().detect(in: image).quad else {
+                throw ImageError(.invalidArgument, "no page found; give the corners")
+            }
+            quad = q; detected = true
+        }
+        let fill: [UInt8] = image.format == .gray8 ? [255] : [255, 255, 255, 255]
+        var page = try image.rectified(quad: quad, size: options.size, orientation: image.orientation,
+                                       interpolation: options.interpolation, fill: fill)
+        if options.mode != .color && page.format != .gray8 { page = try page.converted(to: .gray8) }
+        page.orientation = .up
+        if options.enhance { try page.enhance(mode: options.mode) }
+        let s = try quad.rectifiedSize(options.size)
+        let plan = Plan(scale: 8, crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
+                        quadInCrop: quad, width: s.width, height: s.height)
+        return ScanResult(encoded: try encode(page, options: options), corners: quad, detected: detected, plan: plan,
+                          width: page.width, height: page.height, orientation: image.orientation, peakPixelBytes: 0)
+    }
+
+    /// The page encoded in ``Options/fileFormat``, upright (no orientation tag), with the profile
+    /// where it describes the page.
+    static func encode(_ page: borrowing PixelBuffer, options: Options) throws(ImageError) -> [UInt8] {
+        let icc = options.profile(for: page.format)
+        switch options.fileFormat {
+        case .jpeg:
+            return try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up, iccProfile: icc))
+        case .png:
+            let png = PNG.EncodeOptions(iccProfile: icc)
+            if page.format.isYUV { return try PNG.encode(try page.converted(to: .rgb8), options: png) }
+            return try PNG.encode(page, options: png)
         }
     }
 
@@ -181,9 +275,8 @@ public enum Scanner {
         try ImageError.check(status, "scan: \(plan.crop.width)x\(plan.crop.height) crop at \(plan.scale_num)/8 -> "
                                  + "\(page.width)x\(page.height)" + (message.isEmpty ? "" : " (\(message))"))
         warnings.add(JPEG.DecodeReport(decoded))
-        let bytes = try JPEG.encode(page, options: .init(quality: options.quality, orientation: .up,
-                                                         iccProfile: options.profile(for: page.format)))
-        return ScanResult(jpeg: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,
+        let bytes = try encode(page, options: options)
+        return ScanResult(encoded: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,
                           height: page.height, orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
                           peakPixelBytes: 0, warnings: warnings)
     }

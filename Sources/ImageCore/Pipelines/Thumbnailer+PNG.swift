@@ -10,13 +10,15 @@ extension Thumbnailer {
     /// scratch (`bandRows` × width × channels bytes). An Adam7 file needs the whole image before
     /// any row is final: it is decoded whole, then resized.
     ///
-    /// `linearLight`: resize in linear light (``ResizeOptions/linearLight``).
+    /// `linearLight`: resize in linear light (``ResizeOptions/linearLight``). `limits`: the
+    /// decoder's pixel limit (checked from the header, before any allocation), strictness and
+    /// data-sanity rule (its `bandRows` is replaced by `bandRows`).
     ///
     /// Alpha: a file with alpha gives an RGBA8 thumbnail with straight alpha, filtered
     /// premultiplied; without alpha, opaque. `scale` in the result is 8 (no DCT scaling).
     public static func thumbnail(png: borrowing some ByteSource & ~Escapable, maxWidth: Int, maxHeight: Int,
                                  format: PixelFormat = .rgba8, bandRows: Int = 16,
-                                 linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
+                                 linearLight: Bool = false, limits: PNG.DecodeOptions = .init()) throws(ImageError) -> StreamedThumbnail {
         try png.withBytes { (png) throws(ImageError) -> StreamedThumbnail in
             guard maxWidth >= 1, maxHeight >= 1 else { throw ImageError(.invalidArgument, "thumbnail size \(maxWidth)x\(maxHeight)") }
             guard format == .rgba8 || format == .gray8 else { throw ImageError(.unsupported, "thumbnail as \(format)") }
@@ -24,7 +26,11 @@ extension Thumbnailer {
             let (tw, th) = info.orientation.swapsDimensions ? (maxHeight, maxWidth) : (maxWidth, maxHeight)
             let out = try ResizeGeometry.fit(width: info.width, height: info.height, maxWidth: tw, maxHeight: th, upscale: false)
             let alpha: AlphaMode = format == .rgba8 && info.hasAlpha ? .straight : .opaque
-            let options = PNG.DecodeOptions(bandRows: bandRows)
+            guard info.width * info.height <= limits.maxPixels else {
+                throw ImageError(.tooLarge, "\(info.width)x\(info.height) PNG is above the limit of \(limits.maxPixels) pixels")
+            }
+            var options = limits
+            options.bandRows = bandRows
             var image = try PixelBuffer(width: out.width, height: out.height, format: format, alphaMode: alpha)
             let report: PNG.DecodeReport
             if info.isInterlaced {
