@@ -3,7 +3,7 @@
 // ImageCore: a C core of image kernels behind ~Copyable Swift buffers.
 //
 // No target of the library product uses unsafe build flags (they would make the package unusable
-// as a versioned dependency). libjpeg-turbo, libspng and Little CMS are found with pkg-config through system-library
+// as a versioned dependency). libjpeg-turbo (libjpeg and TurboJPEG), libspng and Little CMS are found with pkg-config through system-library
 // targets; OpenMP's runtime is linked by name and called through its GOMP entry points,
 // because -fopenmp would be an unsafe flag (see README, "Threading").
 import PackageDescription
@@ -40,11 +40,12 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
         ),
-        // The library links libjpeg, libspng and Little CMS; TurboJPEG (tj*) is the tests' and
-        // the bench's reference, so only they depend on CTurboJPEG.
+        // The library links libjpeg, libspng and Little CMS, and TurboJPEG for one thing only:
+        // tjTransform, the lossless rotate (jpeg_transform.c); elsewhere TurboJPEG is the tests'
+        // and the bench's reference.
         .target(
             name: "CImageCore",
-            dependencies: ["CLibJPEG", "CSpng", "CLcms2"],
+            dependencies: ["CLibJPEG", "CTurboJPEG", "CSpng", "CLcms2"],
             cSettings: [
                 .define("IC_OMP_RUNTIME", .when(platforms: [.linux])),
                 .define("_GNU_SOURCE", .when(platforms: [.linux])),
@@ -53,6 +54,7 @@ let package = Package(
                 .linkedLibrary("omp5", .when(platforms: [.linux])),
                 .linkedLibrary("m", .when(platforms: [.linux])),
                 .linkedLibrary("jpeg"),
+                .linkedLibrary("turbojpeg"),
                 .linkedLibrary("spng"),
                 .linkedLibrary("lcms2"),
             ]

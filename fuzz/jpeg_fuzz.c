@@ -1,4 +1,4 @@
-/* libFuzzer harness over the JPEG decode entry points: decode size, full / scaled / cropped
+/* libFuzzer harness over the JPEG decode entry points and the lossless transform: decode size, full / scaled / cropped
  * decode and streaming, into guarded planes (each ends at a PROT_NONE page; row padding holds
  * a canary that must survive), with fuzzer-chosen format, scale, crop, flags and limits
  * (pixels, scans, memory budget, data-sanity rule, band rows) and thread count. The choices
@@ -98,6 +98,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_expect(st, 1);
     if (st == IC_OK && ri.splittable &&
         (ri.restart_interval < 1 || ri.intervals < 1 || ri.cut_rows < 1 || ri.cut_rows >= ri.mcu_rows)) FUZZ_FAIL();
+
+    /* The lossless transform (ic_jpeg_transform, tjTransform): any orientation, trim or not,
+     * the harness's pixel limit; an output must probe at the size the result reports, with
+     * at most the partial iMCUs dropped and, when the tag was rewritten, the new tag. */
+    {
+        ic_jpeg_transform_options t;
+        memset(&t, 0, sizeof t);
+        t.orientation = 1 + (int32_t)((sel >> 12) % 8);
+        t.flags = (sel >> 15) & 1 ? IC_JPEG_TRANSFORM_TRIM : 0;
+        t.exif_orientation = (int32_t)((sel >> 16) % 9);
+        t.max_pixels = o.max_pixels;
+        t.max_memory = (sel >> 20) & 1 ? 1 + fuzz_u32(&in, 64u << 20) : 0;
+        uint8_t *out = NULL;
+        size_t out_size = 0;
+        ic_jpeg_transform_result tr;
+        st = ic_jpeg_transform(jpeg, n, &t, &out, &out_size, &tr);
+        fuzz_expect(st, 1);
+        if ((st == IC_OK) != (out != NULL)) FUZZ_FAIL();
+        if (st == IC_OK) {
+            ic_jpeg_info src, dst;
+            if (ic_jpeg_probe(jpeg, n, &src) != IC_OK || ic_jpeg_probe(out, out_size, &dst) != IC_OK) FUZZ_FAIL();
+            if (dst.width != tr.width || dst.height != tr.height) FUZZ_FAIL();
+            const int swap = t.orientation >= 5;
+            const int32_t kw = src.width - tr.dropped_columns, kh = src.height - tr.dropped_rows;
+            if (tr.imcu_width && /* an unnamed sampling's trim is tjTransform's own */
+                (swap ? dst.width != kh || dst.height != kw : dst.width != kw || dst.height != kh)) FUZZ_FAIL();
+            if (tr.imcu_width && (tr.dropped_columns >= tr.imcu_width || tr.dropped_rows >= tr.imcu_height)) FUZZ_FAIL();
+            if (tr.exif_rewritten && dst.orientation != t.exif_orientation) FUZZ_FAIL();
+            ic_jpeg_free(out);
+        }
+    }
 
     int32_t w = 0, h = 0;
     ic_jpeg_decode_result r;

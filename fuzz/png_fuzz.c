@@ -36,6 +36,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ic_status st = ic_png_probe(png, n, &info);
     fuzz_expect(st, 1);
     if (st != IC_OK) return 0;
+    /* The eXIf fields: inside the input, the data of a chunk named eXIf whose length field
+     * is exactly theirs. */
+    if (info.exif_length || info.exif_offset) {
+        const uint64_t off = info.exif_offset, len = info.exif_length;
+        if (!info.has_exif || off < 16 || off + len > n || memcmp(png + off - 4, "eXIf", 4) != 0) FUZZ_FAIL();
+        if (((uint64_t)png[off - 8] << 24 | (uint64_t)png[off - 7] << 16 | (uint64_t)png[off - 6] << 8 | png[off - 5]) != len)
+            FUZZ_FAIL();
+    }
     if (info.has_icc && info.icc_size <= (1u << 20)) {
         uint8_t *icc = (uint8_t *)malloc(info.icc_size ? info.icc_size : 1);
         size_t got = 0;

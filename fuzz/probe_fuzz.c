@@ -1,4 +1,5 @@
-/* libFuzzer harness over the header probe, the EXIF parser (on the input as a JPEG, as an
+/* libFuzzer harness over the header probe (its EXIF offset / length checked against the bytes
+ * they claim), the EXIF parser (on the input as a JPEG, as an
  * APP1 payload and as a bare TIFF structure), the EXIF orientation writer
  * (ic_exif_set_orientation), the EXIF thumbnail finder, and the scale helpers with
  * fuzzer-chosen sizes. */
@@ -26,6 +27,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_expect(st, 1);
     if (st == IC_OK) {
         if (info.width < 1 || info.height < 1 || info.orientation < 1 || info.orientation > 8) FUZZ_FAIL();
+        /* The EXIF fields: inside the input, right after an APP1 header and "Exif\0\0" whose
+         * segment length covers exactly them, and the orientation read there is the probe's. */
+        if (info.exif_length || info.exif_offset) {
+            const uint64_t off = info.exif_offset, len = info.exif_length;
+            if (!info.has_exif || off < 10 || off + len > size) FUZZ_FAIL();
+            if (data[off - 10] != 0xFF || data[off - 9] != 0xE1 || memcmp(data + off - 6, "Exif\0\0", 6) != 0) FUZZ_FAIL();
+            if (((uint64_t)data[off - 8] << 8 | data[off - 7]) != len + 8) FUZZ_FAIL();
+            const int32_t eo = ic_exif_orientation(data + off, (size_t)len);
+            if (info.orientation != (eo ? eo : 1)) FUZZ_FAIL();
+        } else if (info.has_exif && info.orientation != 1) FUZZ_FAIL(); /* an empty EXIF has no tag */
         /* An EXIF thumbnail is only reported inside the data, starting with SOI. */
         if (info.thumbnail_length && ((uint64_t)info.thumbnail_offset + info.thumbnail_length > size ||
                                       data[info.thumbnail_offset] != 0xFF || data[info.thumbnail_offset + 1] != 0xD8))

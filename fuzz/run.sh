@@ -67,16 +67,17 @@ build_libjpeg() { # $1: the directory; each step's failure is printed and ends t
     cmake -S "$ljt/src/tree" -B "$ljt/build" -DENABLE_SHARED=0 -DWITH_SIMD=0 -DCMAKE_BUILD_TYPE=None \
         -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="-O1 -g -fsanitize=fuzzer-no-link,$sanitizers -fno-sanitize-recover=all" \
         >"$ljt/cmake.log" 2>&1 || { tail -20 "$ljt/cmake.log"; return 1; }
-    make -C "$ljt/build" -j"$jobs" jpeg-static >"$ljt/make.log" 2>&1 || { tail -20 "$ljt/make.log"; return 1; }
+    make -C "$ljt/build" -j"$jobs" jpeg-static turbojpeg-static >"$ljt/make.log" 2>&1 || { tail -20 "$ljt/make.log"; return 1; }
 }
 harness_libs=("${libs[@]}")
 if [[ ${FUZZ_LIBJPEG:-system} == source ]]; then
     ljt="$PWD/$out/libjpeg-turbo"
-    if [[ ! -f $ljt/build/libjpeg.a ]] && ! build_libjpeg "$ljt"; then
+    if [[ ! -f $ljt/build/libturbojpeg.a ]] && ! build_libjpeg "$ljt"; then
         echo "fuzz: could not build libjpeg-turbo from its Debian source package (above); using the system's"
     fi
-    if [[ -f $ljt/build/libjpeg.a ]]; then # the core and the harnesses use jpeglib.h only (TurboJPEG: the seeds)
-        harness_libs=("$ljt/build/libjpeg.a" $(pkg-config --libs spng lcms2) -lpthread -lm)
+    if [[ -f $ljt/build/libturbojpeg.a ]]; then # the core uses jpeglib.h and, in jpeg_transform.c, tjTransform
+        # libturbojpeg.a holds the whole codec too (the same instrumented objects), so it comes first.
+        harness_libs=("$ljt/build/libturbojpeg.a" "$ljt/build/libjpeg.a" $(pkg-config --libs spng lcms2) -lpthread -lm)
         echo "fuzz: harnesses link libjpeg-turbo $(dpkg-query -W -f '${source:Version}' libjpeg62-turbo-dev) built instrumented ($ljt/build)"
     fi
 fi

@@ -672,6 +672,85 @@ IC_API int32_t ic_jpeg_last_encode_stripes(void);
  */
 IC_API void ic_jpeg_free(void *buffer);
 
+/* ------------------------------------------------------------------------- */
+/** @name Lossless transform (rotate and flip without re-encoding)             */
+/* ------------------------------------------------------------------------- */
+
+/** ::ic_jpeg_transform_options::flags: drop the partial iMCU column at the right edge and the
+ *  partial iMCU row at the bottom edge (of the source) where the transform moves them, instead
+ *  of refusing; ::ic_jpeg_transform_result says how many pixels went. */
+enum { IC_JPEG_TRANSFORM_TRIM = 1u };
+
+/** Default coefficient-memory budget of a transform: 1 GiB. */
+enum { IC_JPEG_TRANSFORM_DEFAULT_MAX_MEMORY = 1024 * 1024 * 1024 };
+
+/** What ::ic_jpeg_transform does. Zero-initialise, then set `orientation`. */
+typedef struct ic_jpeg_transform_options {
+    int32_t orientation;      /**< The transform, as an EXIF orientation 1..8 applied to the stored pixels
+                                   (1 copies, 2 mirrors left-right, 3 rotates 180°, 4 mirrors top-bottom,
+                                   5 transposes, 6 rotates 90° clockwise, 7 transverses, 8 rotates 90°
+                                   counter-clockwise), as ::ic_image_orient does. */
+    uint32_t flags;           /**< 0 or ::IC_JPEG_TRANSFORM_TRIM. */
+    int32_t exif_orientation; /**< 1..8: the orientation tag of the output's (copied) EXIF is rewritten in
+                                   place to this (::ic_exif_set_orientation); 0 leaves the copied tag as
+                                   it was. A file without the tag gets none. */
+    uint64_t max_pixels;      /**< Refuse larger sources (width x height); 0 = ::IC_JPEG_DEFAULT_MAX_PIXELS. */
+    uint64_t max_memory;      /**< Refuse sources whose DCT coefficients (source and transformed copy,
+                                   2 bytes a sample of every component at full resolution, an upper
+                                   bound) need more bytes; 0 = ::IC_JPEG_TRANSFORM_DEFAULT_MAX_MEMORY. */
+} ic_jpeg_transform_options;
+
+/** What ::ic_jpeg_transform did (filled as far as it got, also on IC_ERR_UNSUPPORTED for an
+ *  imperfect transform, so a caller can say what trimming would drop). */
+typedef struct ic_jpeg_transform_result {
+    int32_t width;             /**< The output's size (0 on failure). */
+    int32_t height;
+    int32_t imcu_width;        /**< The source's iMCU (8 x 8 for gray and 4:4:4, 16 x 16 for 4:2:0, ...);
+                                   0 for a sampling the probe does not name. */
+    int32_t imcu_height;
+    int32_t perfect;           /**< 1 when the transform moves no partial iMCU (no edge pixel is lost). */
+    int32_t dropped_columns;   /**< Source columns dropped at the RIGHT edge of the stored image by the trim
+                                   (width mod iMCU width, for orientations 2, 3, 7 and 8); on an imperfect
+                                   refusal, what the trim would drop. */
+    int32_t dropped_rows;      /**< Source rows dropped at the BOTTOM edge (height mod iMCU height, for
+                                   orientations 3, 4, 6 and 7), as `dropped_columns`. */
+    int32_t exif_rewritten;    /**< 1 when the output's EXIF orientation tag was rewritten. */
+} ic_jpeg_transform_result;
+
+/**
+ * Rotates or flips a JPEG without decoding its pixels: TurboJPEG's tjTransform moves the DCT
+ * coefficients, so no generation loss. Every marker (EXIF APP1, ICC APP2 chunks, comments) is
+ * copied; the EXIF orientation tag is then rewritten in place to `exif_orientation`. A
+ * progressive source gives a progressive output, any other a baseline Huffman one.
+ *
+ * iMCU-edge rule: a transform that moves the right edge (orientations 2, 3, 7, 8) needs the
+ * width to be a multiple of the iMCU width, one that moves the bottom edge (3, 4, 6, 7) the
+ * height a multiple of the iMCU height (5, transpose, is always perfect); otherwise libjpeg
+ * cannot place the partial iMCU and the call refuses with IC_ERR_UNSUPPORTED (detail in
+ * ::ic_last_error, `result` filled), unless ::IC_JPEG_TRANSFORM_TRIM drops it.
+ *
+ * Limits (pixels, coefficient memory, TurboJPEG's progressive scan limit) are checked from
+ * the header before anything image-sized is allocated. Corrupt data, even what a decode would
+ * only warn about, is refused: a lossless copy of damage is not what the caller asked for.
+ *
+ * @param data     the JPEG file's bytes.
+ * @param size     their count.
+ * @param options  the transform; NULL or orientation 0 is invalid.
+ * @param out      receives the output file, allocated by the call (malloc); the CALLER frees
+ *                 it with ::ic_jpeg_free. NULL on failure.
+ * @param out_size receives its byte count (0 on failure).
+ * @param result   receives what was done; may be NULL.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for null pointers, an orientation outside 1..8 or unknown flags;
+ *         IC_ERR_CORRUPT_DATA for non-JPEG, truncated or corrupt data (warnings included);
+ *         IC_ERR_UNSUPPORTED for an imperfect transform without ::IC_JPEG_TRANSFORM_TRIM, and
+ *         files the probe refuses as unsupported (12-bit);
+ *         IC_ERR_TOO_LARGE above `max_pixels`, `max_memory` or the scan limit;
+ *         IC_ERR_OUT_OF_MEMORY when TurboJPEG cannot allocate.
+ */
+IC_API ic_status ic_jpeg_transform(const uint8_t *data, size_t size, const ic_jpeg_transform_options *options,
+                                   uint8_t **out, size_t *out_size, ic_jpeg_transform_result *result);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
