@@ -27,15 +27,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_expect(st, 1);
     if (st == IC_OK) {
         if (info.width < 1 || info.height < 1 || info.orientation < 1 || info.orientation > 8) FUZZ_FAIL();
-        /* The EXIF fields: inside the input, right after an APP1 header and "Exif\0\0" whose
-         * segment length covers exactly them, and the orientation read there is the probe's. */
+        /* The EXIF fields: inside the input, right after an APP1 header and "Exif\0" + its pad
+         * byte (any value, as exif.c reads it) whose segment length covers exactly them, and the
+         * orientation read there is the probe's. */
         if (info.exif_length || info.exif_offset) {
             const uint64_t off = info.exif_offset, len = info.exif_length;
             if (!info.has_exif || off < 10 || off + len > size) FUZZ_FAIL();
-            if (data[off - 10] != 0xFF || data[off - 9] != 0xE1 || memcmp(data + off - 6, "Exif\0\0", 6) != 0) FUZZ_FAIL();
+            if (data[off - 10] != 0xFF || data[off - 9] != 0xE1 || memcmp(data + off - 6, "Exif\0", 5) != 0) FUZZ_FAIL();
             if (((uint64_t)data[off - 8] << 8 | data[off - 7]) != len + 8) FUZZ_FAIL();
-            const int32_t eo = ic_exif_orientation(data + off, (size_t)len);
+            /* The orientation is the one of the segment found there (read as its APP1 payload);
+             * where the bytes there start a TIFF header, read bare they give the same. */
+            const int32_t eo = ic_exif_orientation(data + off - 6, (size_t)len + 6);
             if (info.orientation != (eo ? eo : 1)) FUZZ_FAIL();
+            const int tiff = len >= 4 && (memcmp(data + off, "II*\0", 4) == 0 || memcmp(data + off, "MM\0*", 4) == 0);
+            if (tiff && ic_exif_orientation(data + off, (size_t)len) != eo) FUZZ_FAIL();
         } else if (info.has_exif && info.orientation != 1) FUZZ_FAIL(); /* an empty EXIF has no tag */
         /* An EXIF thumbnail is only reported inside the data, starting with SOI. */
         if (info.thumbnail_length && ((uint64_t)info.thumbnail_offset + info.thumbnail_length > size ||

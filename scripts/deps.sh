@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ImageCore needs, if any are missing (`make deps`).
 # As root it uses apt-get directly, otherwise sudo. On macOS it prints the Homebrew line.
+# libgs-common: the tests' real CMYK ICC profile (Ghostscript's default_cmyk.icc, 317 KB, no
+# dependencies); the library does not use it.
 set -euo pipefail
-packages=(libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libomp-dev cmake pkg-config parallel strace "$@")
+packages=(libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev liblcms2-dev libomp-dev cmake pkg-config parallel strace libgs-common "$@")
 
 if [[ "$(uname -s)" == Darwin ]]; then
     echo "macOS: install the dependencies with: brew install jpeg-turbo libspng little-cms2 libomp cmake pkg-config"

@@ -1,8 +1,11 @@
 /* ICC conversion to sRGB on Little CMS: one 8-bit transform per call, made without the
  * one-pixel cache (cmsFLAGS_NOCACHE) so that worker threads may share it, applied in bands of
  * rows through ic_parallel_for with cmsDoTransformLineStride, in place. */
+#include "color_internal.h"
 #include "internal.h"
 #include "planar.h"
+
+#include <stdlib.h>
 
 #include <lcms2.h>
 
@@ -53,4 +56,59 @@ ic_status ic_icc_convert_to_srgb(const uint8_t *profile, size_t size, ic_image *
     st = ic__parallel_for(&set, image->height, ic__band_rows(row_bytes, 64 * 1024), icc_rows, &j);
     cmsDeleteTransform(t);
     return st;
+}
+
+/* ---- CMYK -> sRGB for the JPEG decoder (color_internal.h) ------------------------------- */
+
+typedef struct cmyk_transform {
+    cmsHTRANSFORM t;
+    int channels;
+} cmyk_transform;
+
+ic_status ic__icc_cmyk_transform(const uint8_t *profile, size_t size, int inverted, int channels, void **transform) {
+    *transform = NULL;
+    if (!profile || !size || size > 0xFFFFFFFFu || (channels != 3 && channels != 4)) return IC_ERR_INVALID_ARGUMENT;
+    cmsHPROFILE in = cmsOpenProfileFromMem(profile, (cmsUInt32Number)size);
+    if (!in) return ic__refuse(IC_ERR_CORRUPT_DATA, "CMYK profile: Little CMS cannot read it");
+    if (cmsGetColorSpace(in) != cmsSigCmykData) {
+        cmsCloseProfile(in);
+        return ic__refuse(IC_ERR_UNSUPPORTED, "CMYK profile: its colour space is not CMYK");
+    }
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+    if (!srgb) {
+        cmsCloseProfile(in);
+        return IC_ERR_OUT_OF_MEMORY;
+    }
+    cmyk_transform *c = (cmyk_transform *)malloc(sizeof *c);
+    if (!c) {
+        cmsCloseProfile(in);
+        cmsCloseProfile(srgb);
+        return IC_ERR_OUT_OF_MEMORY;
+    }
+    /* TYPE_CMYK_8_REV: Little CMS reads 255 - ink (Adobe's storage), as jpgicc does. */
+    c->t = cmsCreateTransform(in, inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8, srgb, channels == 4 ? TYPE_RGBA_8 : TYPE_RGB_8,
+                              INTENT_PERCEPTUAL, cmsFLAGS_NOCACHE);
+    c->channels = channels;
+    cmsCloseProfile(in);
+    cmsCloseProfile(srgb);
+    if (!c->t) {
+        free(c);
+        return ic__refuse(IC_ERR_CORRUPT_DATA, "CMYK profile: Little CMS cannot build a transform to sRGB");
+    }
+    *transform = c;
+    return IC_OK;
+}
+
+void ic__icc_cmyk_row(void *transform, const uint8_t *cmyk, uint8_t *dst, size_t n) {
+    const cmyk_transform *c = (const cmyk_transform *)transform;
+    cmsDoTransform(c->t, cmyk, dst, (cmsUInt32Number)n);
+    if (c->channels == 4)
+        for (size_t i = 0; i < n; i++) dst[4 * i + 3] = 255; /* Little CMS leaves the extra channel alone */
+}
+
+void ic__icc_transform_free(void *transform) {
+    cmyk_transform *c = (cmyk_transform *)transform;
+    if (!c) return;
+    cmsDeleteTransform(c->t);
+    free(c);
 }

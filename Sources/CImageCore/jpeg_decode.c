@@ -7,8 +7,10 @@
  * the caller's rows, so its output is TurboJPEG's, pixel for pixel, at no extra cost. Only a
  * crop whose left edge libjpeg cannot start at, and CMYK (which libjpeg does not convert to
  * RGB), go through a scratch band. */
+#include "color_internal.h"
 #include "jpeg_lowfreq_internal.h"
 #include "jpeg_parallel.h"
+#include "row.h"
 
 #include <limits.h>
 #include <string.h>
@@ -41,6 +43,7 @@ typedef struct decode_job {
     int32_t stripes;                /* stripes decoded in parallel (1: serial) */
     unsigned int pending_discards;  /* a stripe: bytes libjpeg skipped but did not report */
     uint64_t stripes_peak;          /* the stripes' decompressors' peaks, summed */
+    void *cmyk_transform;           /* the CMYK profile's transform (color.c); freed by run() */
 } decode_job;
 
 static int is_yuv(ic_format f) { return f == IC_FORMAT_I420 || f == IC_FORMAT_NV12; }
@@ -245,6 +248,14 @@ static ic_status decode_packed(j_decompress_ptr cinfo, decode_job *job) {
     const size_t in_row = (size_t)cinfo->output_width * in_channels;
     uint8_t *scratch = NULL;
     if (!direct) scratch = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, in_row * SCRATCH_ROWS);
+    /* A CMYK profile: Little CMS converts each row (to RGB first for GRAY8, then the luma). */
+    uint8_t *rgb_row = NULL;
+    if (cmyk && job->opt.cmyk_profile) {
+        const ic_status st = ic__icc_cmyk_transform(job->opt.cmyk_profile, job->opt.cmyk_profile_size, inverted,
+                                                    channels == 4 ? 4 : 3, &job->cmyk_transform);
+        if (st != IC_OK) return st;
+        if (channels == 1) rgb_row = (uint8_t *)ic__jpeg_scratch((j_common_ptr)cinfo, (size_t)p->width * 3);
+    }
     JSAMPROW rows[MAX_ROW_POINTERS];
 
     const size_t out_bytes = (size_t)p->width * (size_t)channels;
@@ -261,8 +272,16 @@ static ic_status decode_packed(j_decompress_ptr cinfo, decode_job *job) {
             for (int32_t i = 0; i < n; i++) {
                 const uint8_t *src = scratch + (size_t)i * in_row + (size_t)skip_left * in_channels;
                 uint8_t *dst = ic__sink_row(s, 0, r + i);
-                if (cmyk) ic_jpeg_cmyk_row_c(src, dst, (size_t)p->width, channels, inverted);
-                else memcpy(dst, src, out_bytes);
+                if (job->cmyk_transform && rgb_row) {
+                    ic__icc_cmyk_row(job->cmyk_transform, src, rgb_row, (size_t)p->width);
+                    ic_row_luma_c(rgb_row, 3, dst, (size_t)p->width);
+                } else if (job->cmyk_transform) {
+                    ic__icc_cmyk_row(job->cmyk_transform, src, dst, (size_t)p->width);
+                } else if (cmyk) {
+                    ic_jpeg_cmyk_row_c(src, dst, (size_t)p->width, channels, inverted);
+                } else {
+                    memcpy(dst, src, out_bytes);
+                }
             }
         }
         r += n;
@@ -466,6 +485,8 @@ static ic_status run(decode_job *job, ic_jpeg_decode_result *result, ic_jpeg_str
                                    (job->opt.flags & IC_JPEG_STRICT) != 0, job->opt.max_scans, job->opt.max_memory,
                                    decode_body, job);
     }
+    ic__icc_transform_free(job->cmyk_transform); /* also after a longjmp out of the decode */
+    job->cmyk_transform = NULL;
     if (st != IC_OK && job->plan.width == 0) job->plan.height = 0;
     fill_result(result, job, &dec, st);
     if (result && st != IC_OK && result->message[0] == '\0')

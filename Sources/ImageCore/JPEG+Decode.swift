@@ -49,6 +49,23 @@ extension JPEG {
         /// ``ImageCoreRuntime/threads`` threads) only above the size where that pays; the output
         /// is the same either way (see ``DecodeReport/stripes``).
         public var parallelAnySize: Bool
+        /// A CMYK ICC profile (the file's own, ``JPEG/iccProfile(_:)``) through which a CMYK or
+        /// YCCK file is converted to sRGB by Little CMS (perceptual; Adobe's inverted storage
+        /// honoured) instead of the naive formula; GRAY8 is the luma of that RGB. Ignored for
+        /// other files. `nil` (the default): the formula. Used by ``JPEG/decode(_:into:options:)``
+        /// and the calls built on it, and ``JPEG/decodeStream(_:format:options:_:)``.
+        public var cmykProfile: [UInt8]? = nil
+
+        /// Runs `body` with `o`'s CMYK profile pointing at ``cmykProfile`` (valid only inside).
+        func withCMYKProfile<R>(_ o: inout ic_jpeg_decode_options, _ body: (inout ic_jpeg_decode_options) throws(ImageError) -> R) throws(ImageError) -> R {
+            guard let profile = cmykProfile, !profile.isEmpty else { return try body(&o) }
+            return try profile.withUnsafeBufferPointer { (p) throws(ImageError) -> R in
+                o.cmyk_profile = p.baseAddress
+                o.cmyk_profile_size = p.count
+                defer { o.cmyk_profile = nil; o.cmyk_profile_size = 0 }
+                return try body(&o)
+            }
+        }
 
         public init(scale: Scale = .full, crop: PixelRect? = nil, maxPixels: Int = Int(IC_JPEG_DEFAULT_MAX_PIXELS),
                     strict: Bool = false, fastUpsampling: Bool = false, fastDCT: Bool = false,
@@ -205,8 +222,8 @@ extension JPEG {
         try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
             var o = try options.cValue(format: image.format, bytes: bytes)
             var r = ic_jpeg_decode_result()
-            let status = image.withUnsafeMutableImage { dst in
-                ic_jpeg_decode(bytes.bytePointer, bytes.count, &o, dst, &r)
+            let status = try options.withCMYKProfile(&o) { (o) throws(ImageError) -> ic_status in
+                image.withUnsafeMutableImage { dst in ic_jpeg_decode(bytes.bytePointer, bytes.count, &o, dst, &r) }
             }
             try ImageError.check(status, DecodeReport.text(r))
             let report = DecodeReport(r)

@@ -68,8 +68,10 @@ extension JPEG {
         try bytes.withBytes { (bytes) throws(ImageError) -> DecodeReport in
             var o = try options.cValue(format: format, bytes: bytes)
             var r = ic_jpeg_decode_result()
-            let status = try Band.stream(body) { callback, context in
-                ic_jpeg_decode_stream(bytes.bytePointer, bytes.count, &o, callback, context, &r)
+            let status = try options.withCMYKProfile(&o) { (o) throws(ImageError) -> ic_status in
+                try Band.stream(body) { callback, context in
+                    ic_jpeg_decode_stream(bytes.bytePointer, bytes.count, &o, callback, context, &r)
+                }
             }
             try ImageError.check(status, DecodeReport.text(r))
             return DecodeReport(r)

@@ -58,6 +58,7 @@ enum Decode {
             var r = FileResult()
             let bytes = try ImageFiles.bytes(job.input.path)
             r.iccProfile = ImageFiles.iccProfile(bytes)
+            o.cmykProfile = ImageFiles.cmykProfile(r.iccProfile)
             var image: PixelBuffer
             do throws(ImageError) {
                 switch ImageFiles.sniff(bytes.prefix(8)) {

@@ -141,7 +141,9 @@ enum ImageFiles {
                 if head != nil { data = try bytes(path) }
                 result.iccProfile = iccProfile(data)
                 if settings.keepMetadata { result.exif = exif(data) }
-                var image = try decodeJPEG(data, format: format, options: settings.decodeOptions(), result: &result)
+                var options = settings.decodeOptions()
+                options.cmykProfile = cmykProfile(result.iccProfile)
+                var image = try decodeJPEG(data, format: format, options: options, result: &result)
                 try toSRGB(&image, settings: settings, result: &result)
                 if orient { try upright(&image, settings: settings) }
                 return image
@@ -199,6 +201,15 @@ enum ImageFiles {
         }
         guard let range, range.upperBound <= data.count else { return nil }
         return Array(data[range])
+    }
+
+    /// `icc` when it is a CMYK profile ('CMYK' data colour space), for the decoder to convert a
+    /// CMYK or YCCK JPEG's pixels through (``JPEG/DecodeOptions/cmykProfile``; other files
+    /// ignore it). Always applied: no output carries CMYK, so the file's profile is the only
+    /// faithful reading of its inks, and the formula's colours are what viewers do not show.
+    static func cmykProfile(_ icc: [UInt8]?) -> [UInt8]? {
+        guard let icc, icc.count >= 20, String(decoding: icc[16..<20], as: UTF8.self) == "CMYK" else { return nil }
+        return icc
     }
 
     /// `icc` when it describes `image`'s colour space (the profile header's data colour space:

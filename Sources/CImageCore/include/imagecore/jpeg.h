@@ -91,7 +91,8 @@ typedef struct ic_jpeg_info {
                                           (|th * W - tw * H| <= max(W, H)); 0 for another shape (letterboxed, or
                                           cropped: see ::ic_jpeg_find_exif_thumbnail). */
     uint32_t exif_offset;            /**< The first APP1 "Exif" segment's TIFF structure (after the
-                                          "Exif\0\0" prefix): byte offset in the file (what the encoders'
+                                          "Exif\0" prefix and its pad byte, "\0" by the standard but
+                                          read whatever it is): byte offset in the file (what the encoders'
                                           `exif` option takes back); 0 with exif_length 0 when there is none. */
     uint32_t exif_length;            /**< Its length in bytes (the segment's payload less 6); 0 = none. */
 } ic_jpeg_info;
@@ -349,6 +350,15 @@ typedef struct ic_jpeg_decode_options {
                                   decode. When it leaves the file to libjpeg (see ::ic_jpeg_decode),
                                   libjpeg reads through `read` from where the headers ended, as
                                   without `read_at`. Ignored without `read`. */
+    const uint8_t *cmyk_profile; /**< Optional: a CMYK ICC profile (the file's own, ::ic_jpeg_icc_profile)
+                                  through which a CMYK or YCCK file's pixels are converted to sRGB by
+                                  Little CMS (perceptual intent; Adobe's inverted storage read as such),
+                                  instead of the formula R = C'K' / 255 ...; GRAY8 is the luma of that
+                                  RGB. Ignored for other files. A profile Little CMS cannot read:
+                                  IC_ERR_CORRUPT_DATA; one that is not CMYK: IC_ERR_UNSUPPORTED. The
+                                  transform's tables (Little CMS's) are outside `max_memory`. NULL =
+                                  the formula. */
+    size_t cmyk_profile_size; /**< Bytes at `cmyk_profile`. */
 } ic_jpeg_decode_options;
 
 /**
