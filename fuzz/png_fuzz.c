@@ -86,5 +86,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(out);
     }
     guarded_free(&g);
+
+    /* The C thumbnail (ic_thumbnail_plan_png / ic_thumbnail_png) into a guarded image: a
+     * fuzzer-chosen box, format, bands, linear light (choices from the tail before the PNG's); the plan's scratch exactly, then one byte
+     * short (refused). */
+    ic_thumbnail_options to;
+    memset(&to, 0, sizeof to);
+    to.max_width = 1 + (int32_t)fuzz_u32(&in, 300);
+    to.max_height = 1 + (int32_t)fuzz_u32(&in, 300);
+    to.format = formats[fuzz_u32(&in, 2)];
+    to.band_rows = (int32_t)fuzz_u32(&in, 20);
+    to.linear_light = (int32_t)fuzz_u32(&in, 1);
+    to.decode.max_pixels = o.max_pixels;
+    to.decode.min_valid_permille = o.min_valid_permille;
+    ic_thumbnail_plan tp;
+    st = ic_thumbnail_plan_png(png, n, &to, &tp);
+    fuzz_expect(st, 1);
+    if (st != IC_OK) return 0;
+    if (tp.width < 1 || tp.height < 1 || tp.width > to.max_width || tp.height > to.max_height) FUZZ_FAIL();
+    guarded t;
+    uint8_t *block = (uint8_t *)malloc(tp.scratch_size + 64);
+    if (block && guarded_alloc(&t, tp.format, IC_ALPHA_STRAIGHT, tp.width, tp.height, pad, NULL, 0)) {
+        uint8_t *scratch = (uint8_t *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+        st = ic_thumbnail_png(png, n, &tp, scratch, tp.scratch_size, &t.im, NULL);
+        fuzz_expect(st, 1);
+        guarded_check(&t);
+        if (ic_thumbnail_png(png, n, &tp, scratch, tp.scratch_size - 1, &t.im, NULL) != IC_ERR_BUFFER_TOO_SMALL) FUZZ_FAIL();
+        guarded_free(&t);
+    }
+    free(block);
     return 0;
 }

@@ -1,6 +1,6 @@
-/* The JPEG thumbnail (imagecore/pipeline.h): a plan from the header (the main image, or its
- * EXIF thumbnail when that covers the target), and one call that streams the decoded bands
- * through the row-push resize and orients the small result. */
+/* The JPEG and PNG thumbnails (imagecore/pipeline.h): a plan from the header (a JPEG's main
+ * image, or its EXIF thumbnail when that covers the target; a PNG's rows), and one call that
+ * streams the decoded bands through the row-push resize and orients the small result. */
 #include "internal.h"
 
 #include <math.h>
@@ -29,12 +29,13 @@ static void fit(int32_t w, int32_t h, int32_t max_w, int32_t max_h, int32_t *ow,
     }
 }
 
-/* The resize of the plan: Lanczos-3, RGBA read as opaque, one thread (it runs per band). */
+/* The resize of the plan: Lanczos-3, RGBA read as opaque (straight for a PNG with alpha), one
+ * thread (it runs per band). */
 static ic_resize_params resize_params(const ic_thumbnail_plan *p) {
     ic_resize_params r;
     memset(&r, 0, sizeof r);
     r.format = p->format;
-    r.alpha = IC_ALPHA_OPAQUE;
+    r.alpha = p->straight_alpha ? IC_ALPHA_STRAIGHT : IC_ALPHA_OPAQUE;
     r.src_width = p->decoded_width;
     r.src_height = p->decoded_height;
     r.dst_width = p->resized_width;
@@ -190,6 +191,123 @@ ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail
     st = ic_jpeg_decode_stream(data, size, &d, push_band, &run, result);
     if (st == IC_ERR_CANCELLED && run.status != IC_OK) return run.status;
     if (st != IC_OK) return st;
+    if (run.pushed != plan->decoded_height) return IC_ERR_CORRUPT_DATA;
+    if (swaps(plan->orientation)) return ic_image_orient(&turn, dst, (ic_orientation)plan->orientation);
+    return ic_image_orient_in_place(dst, (ic_orientation)plan->orientation);
+}
+
+/* ---- PNG ----------------------------------------------------------------------------------- */
+
+ic_status ic_thumbnail_plan_png(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
+                                ic_thumbnail_plan *plan) {
+    if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
+    ic_thumbnail_options o = *options;
+    if (o.format == IC_FORMAT_INVALID) o.format = IC_FORMAT_RGBA8;
+    if (o.format != IC_FORMAT_RGBA8 && o.format != IC_FORMAT_RGB8 && o.format != IC_FORMAT_GRAY8)
+        return IC_ERR_INVALID_ARGUMENT;
+    if (o.max_width < 1 || o.max_height < 1 || o.band_rows < 0 || o.band_rows > IC_MAX_DIMENSION)
+        return IC_ERR_INVALID_ARGUMENT;
+    if (o.decode.min_valid_permille > 1000) return IC_ERR_INVALID_ARGUMENT;
+    ic_png_info info;
+    ic_status st = ic_png_probe(data, size, &info);
+    if (st != IC_OK) return st;
+    const uint64_t max_pixels = o.decode.max_pixels ? o.decode.max_pixels : (uint64_t)IC_PNG_DEFAULT_MAX_PIXELS;
+    if ((uint64_t)info.width * (uint64_t)info.height > max_pixels)
+        return ic__refuse(IC_ERR_TOO_LARGE, "PNG thumbnail: %dx%d is above the limit of %llu pixels", info.width,
+                          info.height, (unsigned long long)max_pixels);
+
+    ic_thumbnail_plan p;
+    memset(&p, 0, sizeof p);
+    p.source = IC_THUMBNAIL_SOURCE_PNG;
+    p.format = o.format;
+    p.source_width = p.decoded_width = info.width;
+    p.source_height = p.decoded_height = info.height;
+    p.orientation = info.orientation >= 1 && info.orientation <= 8 ? info.orientation : 1;
+    p.scale_num = 8;
+    p.linear_light = o.linear_light != 0;
+    p.straight_alpha = o.format == IC_FORMAT_RGBA8 && info.has_alpha;
+    /* The limits the run gives the PNG decoder, kept in the plan's decode options. */
+    p.decode.format = o.format;
+    p.decode.flags = o.decode.flags & IC_JPEG_STRICT;
+    p.decode.max_pixels = max_pixels;
+    p.decode.min_valid_permille = o.decode.min_valid_permille;
+    p.decode.band_rows = o.band_rows ? o.band_rows : THUMB_BAND_ROWS;
+    p.decode.scale_num = 8;
+    const int32_t tw = swaps(p.orientation) ? o.max_height : o.max_width;
+    const int32_t th = swaps(p.orientation) ? o.max_width : o.max_height;
+    fit(info.width, info.height, tw, th, &p.resized_width, &p.resized_height);
+    p.width = swaps(p.orientation) ? p.resized_height : p.resized_width;
+    p.height = swaps(p.orientation) ? p.resized_width : p.resized_height;
+    ic_resize_params r = resize_params(&p);
+    if ((st = ic_resize_stream_size(&r, &p.resize_bytes)) != IC_OK) return st;
+    p.resize_bytes = align_up(p.resize_bytes);
+    if (swaps(p.orientation))
+        p.turn_bytes = align_up((size_t)p.resized_width * (size_t)channels_of(p.format) * (size_t)p.resized_height);
+    if (info.interlaced) /* <= 65535^2 * 4: no overflow in 64 bits */
+        p.whole_bytes = align_up((size_t)info.width * (size_t)channels_of(p.format) * (size_t)info.height);
+    p.scratch_size = p.resize_bytes + p.turn_bytes + p.whole_bytes;
+    *plan = p;
+    return IC_OK;
+}
+
+ic_status ic_thumbnail_png(const uint8_t *data, size_t size, const ic_thumbnail_plan *plan, void *scratch,
+                           size_t scratch_size, ic_image *dst, ic_png_decode_result *result) {
+    if (result) memset(result, 0, sizeof *result);
+    if (!plan || !scratch || ((uintptr_t)scratch & (THUMB_ALIGN - 1))) return IC_ERR_INVALID_ARGUMENT;
+    ic_status st = ic_image_validate(dst);
+    if (st != IC_OK) return st;
+    if (dst->format != plan->format || dst->width != plan->width || dst->height != plan->height ||
+        plan->source != IC_THUMBNAIL_SOURCE_PNG || plan->orientation < 1 || plan->orientation > 8 ||
+        plan->decoded_width != plan->source_width || plan->decoded_height != plan->source_height)
+        return IC_ERR_INVALID_ARGUMENT;
+    const size_t channels = (size_t)channels_of(plan->format);
+    const size_t turn_row = (size_t)plan->resized_width * channels;
+    const size_t whole_row = (size_t)plan->decoded_width * channels;
+    if (scratch_size < plan->scratch_size || plan->scratch_size < plan->resize_bytes + plan->turn_bytes + plan->whole_bytes ||
+        (swaps(plan->orientation) && plan->turn_bytes < turn_row * (size_t)plan->resized_height) ||
+        (plan->whole_bytes && plan->whole_bytes < whole_row * (size_t)plan->decoded_height))
+        return IC_ERR_BUFFER_TOO_SMALL;
+    uint8_t *mem = (uint8_t *)scratch;
+    ic_resize_params r = resize_params(plan);
+    ic_resize_stream *stream = NULL;
+    if ((st = ic_resize_stream_init(mem, plan->resize_bytes, &r, &stream)) != IC_OK) return st;
+    ic_image turn;
+    ic_image *target = dst;
+    if (swaps(plan->orientation)) {
+        memset(&turn, 0, sizeof turn);
+        turn.format = plan->format;
+        turn.alpha = plan->straight_alpha ? IC_ALPHA_STRAIGHT : IC_ALPHA_OPAQUE;
+        turn.width = plan->resized_width;
+        turn.height = plan->resized_height;
+        turn.planes[0].data = mem + plan->resize_bytes;
+        turn.planes[0].stride = turn_row;
+        target = &turn;
+    }
+    ic_png_decode_options d;
+    memset(&d, 0, sizeof d);
+    d.format = plan->format;
+    d.flags = (plan->decode.flags & IC_JPEG_STRICT) ? IC_PNG_STRICT : 0;
+    d.max_pixels = plan->decode.max_pixels;
+    d.band_rows = plan->decode.band_rows;
+    d.min_valid_permille = plan->decode.min_valid_permille;
+    thumb_run run = {stream, target, plan->decoded_width, 0, IC_OK};
+    if (plan->whole_bytes) {
+        /* Adam7: the whole image in the scratch, then every row pushed at once. */
+        ic_image whole;
+        memset(&whole, 0, sizeof whole);
+        whole.format = plan->format;
+        whole.alpha = plan->straight_alpha ? IC_ALPHA_STRAIGHT : IC_ALPHA_OPAQUE;
+        whole.width = plan->decoded_width;
+        whole.height = plan->decoded_height;
+        whole.planes[0].data = mem + plan->resize_bytes + plan->turn_bytes;
+        whole.planes[0].stride = whole_row;
+        if ((st = ic_png_decode(data, size, &d, &whole, result)) != IC_OK) return st;
+        if ((st = push_band(&run, &whole, 0) ? run.status : IC_OK) != IC_OK) return st;
+    } else {
+        st = ic_png_decode_stream(data, size, &d, push_band, &run, result);
+        if (st == IC_ERR_CANCELLED && run.status != IC_OK) return run.status;
+        if (st != IC_OK) return st;
+    }
     if (run.pushed != plan->decoded_height) return IC_ERR_CORRUPT_DATA;
     if (swaps(plan->orientation)) return ic_image_orient(&turn, dst, (ic_orientation)plan->orientation);
     return ic_image_orient_in_place(dst, (ic_orientation)plan->orientation);

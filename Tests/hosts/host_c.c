@@ -1,7 +1,8 @@
 /* C99 host of the installed library: copies a padded RGBA image with ic_plane_copy and
  * ic_image_copy and checks every byte, padding included; makes a thumbnail (checked against
  * decode + resize + orient) and a scan (encoded through a write callback) of a JPEG it
- * encodes itself. Exit 0 on success. */
+ * encodes itself, and a streamed thumbnail of a PNG it encodes itself (checked the same way).
+ * Exit 0 on success. */
 #include <imagecore.h>
 
 #include <stdio.h>
@@ -177,6 +178,86 @@ static int systems(void) {
     return ok;
 }
 
+/* PNG thumbnail: a 500 x 300 RGB gradient PNG tagged orientation 8 into a 100 x 100 box
+ * (turned: 60 x 100), against ic_png_decode + ic_resize (Lanczos-3) + ic_image_orient. */
+static int png_thumbnail(void) {
+    enum { PW = 500, PH = 300 };
+    uint8_t *rgb = (uint8_t *)malloc((size_t)PW * PH * 3), *png = NULL;
+    size_t size = 0;
+    ic_image img, thumb, decoded, resized, ref;
+    ic_png_encode_options eo;
+    ic_thumbnail_options to;
+    ic_thumbnail_plan tp;
+    void *block = NULL, *tb = NULL, *db = NULL, *rb = NULL, *sb = NULL;
+    int32_t x, y;
+    int ok = rgb != NULL;
+    if (!ok) return 0;
+    for (y = 0; y < PH; y++)
+        for (x = 0; x < PW; x++) {
+            uint8_t *p = rgb + ((size_t)y * PW + (size_t)x) * 3;
+            p[0] = (uint8_t)(x * 255 / PW);
+            p[1] = (uint8_t)(y * 255 / PH);
+            p[2] = (uint8_t)((x / 25 + y / 25) % 2 ? 200 : 40);
+        }
+    memset(&img, 0, sizeof img);
+    img.format = IC_FORMAT_RGB8;
+    img.width = PW;
+    img.height = PH;
+    img.planes[0].data = rgb;
+    img.planes[0].stride = (size_t)PW * 3;
+    ic_png_encode_options_init(&eo);
+    eo.orientation = 8;
+    ok &= ic_png_encode_alloc(&img, &eo, &png, &size) == IC_OK;
+    free(rgb);
+    if (!ok) return 0;
+    memset(&to, 0, sizeof to);
+    to.max_width = 100;
+    to.max_height = 100;
+    to.format = IC_FORMAT_RGB8;
+    ok &= ic_thumbnail_plan_png(png, size, &to, &tp) == IC_OK;
+    ok &= tp.source == IC_THUMBNAIL_SOURCE_PNG && tp.width == 60 && tp.height == 100 && tp.orientation == 8 &&
+          tp.whole_bytes == 0;
+    block = malloc(tp.scratch_size + 64);
+    tb = malloc((size_t)tp.width * tp.height * 3);
+    db = malloc((size_t)PW * PH * 3);
+    rb = malloc((size_t)tp.resized_width * tp.resized_height * 3);
+    sb = malloc((size_t)tp.width * tp.height * 3);
+    if (!block || !tb || !db || !rb || !sb) return 0;
+    memset(&thumb, 0, sizeof thumb);
+    thumb.format = IC_FORMAT_RGB8;
+    thumb.width = tp.width;
+    thumb.height = tp.height;
+    thumb.planes[0].data = (uint8_t *)tb;
+    thumb.planes[0].stride = (size_t)tp.width * 3;
+    ok &= ic_thumbnail_png(png, size, &tp, aligned64(block), tp.scratch_size, &thumb, NULL) == IC_OK;
+    ok &= ic_thumbnail_png(png, size, &tp, aligned64(block), tp.scratch_size - 1, &thumb, NULL) == IC_ERR_BUFFER_TOO_SMALL;
+    decoded = thumb;
+    decoded.width = PW;
+    decoded.height = PH;
+    decoded.planes[0].data = (uint8_t *)db;
+    decoded.planes[0].stride = (size_t)PW * 3;
+    resized = thumb;
+    resized.width = tp.resized_width;
+    resized.height = tp.resized_height;
+    resized.planes[0].data = (uint8_t *)rb;
+    resized.planes[0].stride = (size_t)tp.resized_width * 3;
+    ref = thumb;
+    ref.planes[0].data = (uint8_t *)sb;
+    ok &= ic_png_decode(png, size, NULL, &decoded, NULL) == IC_OK;
+    ok &= ic_resize(&decoded, &resized, IC_RESIZE_LANCZOS3) == IC_OK;
+    ok &= ic_image_orient(&resized, &ref, IC_ORIENTATION_LEFT) == IC_OK;
+    ok &= memcmp(tb, sb, (size_t)tp.width * tp.height * 3) == 0;
+    printf("host_c: PNG thumbnail %dx%d from %dx%d, scratch %zu bytes: %s\n", (int)tp.width, (int)tp.height,
+           (int)tp.source_width, (int)tp.source_height, tp.scratch_size, ok ? "equals decode + resize + orient" : "FAILED");
+    free(block);
+    free(tb);
+    free(db);
+    free(rb);
+    free(sb);
+    ic_png_free(png);
+    return ok;
+}
+
 int main(void) {
     size_t row_bytes = 0, stride, size, i;
     int32_t rows = 0;
@@ -212,6 +293,7 @@ int main(void) {
     ok &= check(src, dst, row_bytes, stride);
 
     ok &= systems();
+    ok &= png_thumbnail();
     printf("host_c: %s (imagecore %s, backend %s)\n", ok ? "ok" : "FAILED", ic_version_string(),
            ic_parallel_backend());
     free(src);

@@ -18,6 +18,7 @@
 #include "enhance.h"
 #include "geometry.h"
 #include "jpeg.h"
+#include "png.h"
 #include "warp.h"
 
 #ifdef __cplusplus
@@ -41,7 +42,13 @@ typedef enum ic_thumbnail_source {
      *  target at 1x or more. Decoded the same way (::IC_JPEG_EXIF_THUMBNAIL, at its smallest
      *  M/8 that covers the target, cropped to the picture), with the main image's orientation.
      *  A few kilobytes instead of the whole file: the small tier of a camera photo. */
-    IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL = 1
+    IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL = 1,
+    /** A PNG (::ic_thumbnail_plan_png): PNG has no reduced-scale decode, so full-width rows go
+     *  into the resize (its box pre-reduction does the large factors). A non-interlaced file
+     *  is streamed in bands (::ic_png_decode_stream): the decoded image never exists whole. An
+     *  Adam7 file has no final row before its last pass: it is decoded whole into the scratch
+     *  (::ic_thumbnail_plan::whole_bytes), then pushed. The eXIf orientation is applied. */
+    IC_THUMBNAIL_SOURCE_PNG = 2
 } ic_thumbnail_source;
 
 /** What thumbnail to make. max_width and max_height must be set; the other zero fields take
@@ -85,6 +92,12 @@ typedef struct ic_thumbnail_plan {
                                      (its place, size and picture); else zero. scale_num and the
                                      decoded size are then the thumbnail's (its picture's crop). */
     int32_t linear_light;       /**< The resize filters in linear light. */
+    size_t whole_bytes;         /**< ::IC_THUMBNAIL_SOURCE_PNG, Adam7 file: the whole decoded image,
+                                     in the scratch after the resize's and the turn's bytes (else 0);
+                                     counted in scratch_size. */
+    int32_t straight_alpha;     /**< ::IC_THUMBNAIL_SOURCE_PNG: a file with alpha (or tRNS) made into
+                                     RGBA8: the resize filters straight alpha (premultiplied inside)
+                                     and the output keeps it; 0 = opaque (every JPEG). */
 } ic_thumbnail_plan;
 
 /**
@@ -134,6 +147,52 @@ IC_API ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const 
  */
 IC_API ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_plan *plan, void *scratch,
                                    size_t scratch_size, ic_image *dst, ic_jpeg_decode_result *result);
+
+/**
+ * Plans a thumbnail of a PNG, as ::ic_thumbnail_plan_jpeg does a JPEG's: reads the header (no
+ * pixels), fits the target in the stored orientation (the eXIf one), sizes the scratch
+ * (::IC_THUMBNAIL_SOURCE_PNG; `scale_num` 8, the decoded size the file's). The limits come from
+ * `options->decode` as the JPEG's do: `max_pixels` (0 = ::IC_PNG_DEFAULT_MAX_PIXELS, checked
+ * here, before any allocation), ::IC_JPEG_STRICT (becomes ::IC_PNG_STRICT) and
+ * `min_valid_permille`; `options->band_rows` the stream's bands; `no_exif_thumbnail` and
+ * `min_residual` do not apply. RGBA8 of a file with alpha keeps it, straight.
+ * @param data     the PNG file's bytes (NULL only with size 0).
+ * @param size     their count.
+ * @param options  the target; see ::ic_thumbnail_options.
+ * @param plan     receives the plan.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null `options` or `plan`, a target < 1, a bad format or
+ *         band height;
+ *         IC_ERR_CORRUPT_DATA (not a PNG, a bad header) from ::ic_png_probe;
+ *         IC_ERR_TOO_LARGE above `max_pixels` or the probe's limits.
+ */
+IC_API ic_status ic_thumbnail_plan_png(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
+                                       ic_thumbnail_plan *plan);
+
+/**
+ * Makes the planned PNG thumbnail into `dst`: rows streamed (or, for Adam7, decoded whole into
+ * the scratch) into the streaming Lanczos-3 resize (linear light when planned), then the eXIf
+ * orientation, as ::ic_thumbnail_jpeg. The bytes equal Swift's `Thumbnailer.thumbnail(png:)`
+ * with the same target, format and bands.
+ * @param data          the same bytes the plan was made from.
+ * @param size          their count.
+ * @param plan          from ::ic_thumbnail_plan_png.
+ * @param scratch       64-byte aligned, at least `plan->scratch_size` bytes; not kept.
+ * @param scratch_size  bytes at `scratch`.
+ * @param dst           a valid image of the plan's format and `width` x `height` (its alpha
+ *                      mode is not changed).
+ * @param result        optional; the decode's orientation, warnings (truncated data after
+ *                      enough rows: the missing rows are 0, see ::ic_png_decode) and message.
+ * @return IC_OK;
+ *         IC_ERR_INVALID_ARGUMENT for a null or invalid argument, a `dst` of another format or
+ *         size, misaligned scratch, a plan not from ::ic_thumbnail_plan_png, a file that is not
+ *         the one planned;
+ *         IC_ERR_BUFFER_TOO_SMALL for too little scratch;
+ *         IC_ERR_CORRUPT_DATA, IC_ERR_TOO_LARGE from the decoder (also IC_ERR_CORRUPT_DATA when
+ *         it delivers fewer rows than planned).
+ */
+IC_API ic_status ic_thumbnail_png(const uint8_t *data, size_t size, const ic_thumbnail_plan *plan, void *scratch,
+                                  size_t scratch_size, ic_image *dst, ic_png_decode_result *result);
 
 /* ------------------------------------------------------------------------- */
 /** @name Document scan                                                        */
