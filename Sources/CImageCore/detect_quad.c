@@ -13,7 +13,9 @@
  * 3. Candidate quads: two pairs of roughly opposite lines, crossing at >= 25 degrees; convex,
  *    corners inside the frame, area >= min_area, at most one frame edge as a side. A quad
  *    scores its sides' mean probability (mean and weakest), the probability near its corners,
- *    less the probability that runs on past its corners (a page side ends at its corners).
+ *    less the probability that runs on past its corners (a page side ends at its corners; read
+ *    from IC_DQ_RUN_SKIP past the corner, since a crossing of grid or checkerboard lines
+ *    leaves a gap right at the junction, for up to IC_DQ_RUN_LEN cells).
  *    The frame edge, when a side, is not scored (it is the photo's edge, not the page's). */
 #include "detect_quad_internal.h"
 
@@ -28,6 +30,9 @@ static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this muc
 static const double IC_DQ_DUP_DEG = 5.0, IC_DQ_DUP_CELLS = 2.5; /* closer lines are one */
 static const double IC_DQ_STEP = 0.5;       /* profile sampling step, cells */
 static const double IC_DQ_FRAME_COST = 0.05; /* score cost of a frame edge as a side */
+static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past a corner (cells) */
+static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
+static const double IC_DQ_RUN_FRAC = 0.5;   /* ... and at most this share of the side's length */
 
 size_t ic__dq_scratch(int32_t mw, int32_t mh) {
     const double diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
@@ -237,8 +242,8 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
         double e = fmin(3.0, 0.2 * len);
         double e0 = integral(l, ta, ta + e) / e, e1 = integral(l, tb - e, tb) / e;
         ends = fmin(ends, fmin(e0, e1));
-        double r = fmin(3.0, 0.3 * len);
-        runon = fmax(runon, fmax(integral(l, ta - r, ta) / r, integral(l, tb, tb + r) / r));
+        double r = fmin(IC_DQ_RUN_LEN, IC_DQ_RUN_FRAC * len), k = IC_DQ_RUN_SKIP;
+        runon = fmax(runon, fmax(integral(l, ta - k - r, ta - k) / r, integral(l, tb + k, tb + k + r) / r));
         total += side[i];
         weakest = fmin(weakest, side[i]);
         scored++;

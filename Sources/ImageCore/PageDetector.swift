@@ -31,7 +31,7 @@ public struct PageDetector: Sendable, Hashable {
     /// whatever its confidence.
     public var minimumConfidence: Double
 
-    public init(workSize: Int = 192, minimumArea: Double = 0.005, minimumConfidence: Double = 0.5) {
+    public init(workSize: Int = 192, minimumArea: Double = 0.005, minimumConfidence: Double = 0.7) {
         self.workSize = workSize
         self.minimumArea = minimumArea
         self.minimumConfidence = minimumConfidence

@@ -16,8 +16,9 @@
  *    corners, less what runs on past the corners. A frame edge may be one side: a page cut
  *    by the photo's edge is found with that edge as its side (`cut_edges`).
  * 4. **Confidence**: the best quad's score through a logistic calibration fitted on the
- *    training split: the estimated probability that every corner is within 1.5 % of the
- *    image diagonal. Below `min_confidence` (default 0.5) the result is "not found".
+ *    validation split (training packages, images the network was not trained on): the
+ *    estimated probability that every corner is within 1.5 % of the image diagonal. Below
+ *    `min_confidence` (default 0.7, chosen on the validation split) the result is "not found".
  * 5. **Refinement** in the source image, at k/4 source pixels (4 times the working
  *    resolution): each side's steepest luma step at 24 places across it, a robust line fit,
  *    intersections.
@@ -48,7 +49,7 @@ typedef struct ic_detect_options {
     int32_t work_size; /**< Long side of the working image, 64..1024; 0 = 192 (the size the
                             network was trained and the confidence calibrated at). */
     double min_area;   /**< Smallest page area as a fraction of the image, (0, 1); 0 = 0.005. */
-    double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = 0.5;
+    double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = 0.7;
                                 negative: the best candidate whatever its confidence. */
 } ic_detect_options;
 
@@ -58,7 +59,7 @@ typedef struct ic_page_detection {
     ic_quad quad;       /**< Corners in source pixel coordinates, clockwise from the top-left
                              (smallest x + y); valid when found. */
     double confidence;  /**< 0..1: the estimated probability that every corner is within
-                             1.5 % of the image diagonal (calibrated on the training split). */
+                             1.5 % of the image diagonal (calibrated on the validation split). */
     int32_t work_width; /**< The working image's size (for diagnostics). */
     int32_t work_height;
     int32_t cut_edges;  /**< Frame edges that are a side of the page (the page runs out of the
