@@ -8,7 +8,10 @@
  * Confidence calibration (val split): sigmoid(19.9479 * score + -9.10806).
  * Checkpoint chosen by validation loss (0.1266; validation split: training packages, other seeds).
  * Held-out split figures (bench detect-eval):
- *   not measured yet (run `make train-detector`)
+ *   heldout split (.build-detector/data/heldout): 400 pages, 66.8 % with every corner within 1.5 % of the diagonal (124 not found); mean corner error 0.25 % of the diagonal (pages found); 2 of 100 page-less photos gave a false page (2.0 %)
+ *   by kind: card 58.8 % of 80, form 72.7 % of 77, photo 64.2 % of 81, receipt 63.6 % of 88, text 75.7 % of 74
+ *   by page height: 15-35 % 56.6 % of 145, 35-55 % 67.3 % of 98, 55-75 % 72.8 % of 92, 75-95 % 80.0 % of 65
+ *   cut by the frame edge: 50.0 % of 60; partly occluded: 57.1 % of 63
  */
 #include "detect_map_internal.h"
 

@@ -34,11 +34,11 @@ struct DetectHeldoutTests {
     }
 
     /// The targets are >= 95 % within 1.5 % and <= 2 % false pages; the detector
-    /// does not reach them (README, "Page detection": 58.0 % and 3 % on the 500-photo
+    /// does not reach the first (README, "Page detection": 66.8 % and 2 % on the 500-photo
     /// held-out split). This subset guards the level reached when the weights were made:
-    /// 28 of its 40 pages and 1 false page of its 20 page-less photos; any change to the
+    /// 31 of its 40 pages and 1 false page of its 20 page-less photos; any change to the
     /// model or the quad search must keep at least that.
-    @Test("held-out subset: at least 28 of 40 pages within 1.5 % of the diagonal, at most 1 of 20 false pages")
+    @Test("held-out subset: at least 31 of 40 pages within 1.5 % of the diagonal, at most 1 of 20 false pages")
     func heldoutSubset() throws {
         var pages = 0, good = 0, empty = 0, falsePages = 0, misses: [String] = []
         for l in try Self.labels() {
@@ -57,7 +57,7 @@ struct DetectHeldoutTests {
         }
         #expect(pages >= 40 && empty >= 20)
         print("held-out subset: \(good)/\(pages) pages within 1.5 %, \(falsePages)/\(empty) false pages")
-        #expect(good >= 28, "\(good)/\(pages): \(misses)")
+        #expect(good >= 31, "\(good)/\(pages): \(misses)")
         #expect(falsePages <= 1, "\(falsePages)/\(empty): \(misses)")
     }
 
