@@ -282,9 +282,11 @@ enum ImageFiles {
             if got == headerBytes, let info = try? JPEG.info(raw) {
                 result.iccProfile = info.hasICCProfile ? ((try? JPEG.iccProfile(raw)) ?? nil) : nil
                 if settings.keepMetadata, let range = info.exifRange, range.upperBound <= got { result.exif = Array(raw[range]) }
+                var limits = settings.decodeOptions()
+                limits.cmykProfile = cmykProfile(result.iccProfile)
                 do throws(ImageError) {
                     return try Thumbnailer.thumbnail(headers: raw, descriptor: fd, remaining: Int(st.st_size) - got,
-                                                     maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions(),
+                                                     maxWidth: box.0, maxHeight: box.1, limits: limits,
                                                      linearLight: linearLight)
                 } catch { throw named(path, error) }
             }
@@ -293,15 +295,20 @@ enum ImageFiles {
         result.iccProfile = iccProfile(bytes)
         if settings.keepMetadata { result.exif = exif(bytes) }
         do throws(ImageError) {
-            return try thumbnail(bytes, box: box, settings: settings, linearLight: linearLight)
+            return try thumbnail(bytes, box: box, settings: settings, linearLight: linearLight,
+                                 cmykProfile: cmykProfile(result.iccProfile))
         } catch { throw named(path, error) }
     }
 
-    /// A streamed thumbnail of a JPEG or PNG (by content).
-    static func thumbnail(_ data: [UInt8], box: (Int, Int), settings: Settings, linearLight: Bool = false) throws(ImageError) -> StreamedThumbnail {
+    /// A streamed thumbnail of a JPEG or PNG (by content); a CMYK JPEG converted through
+    /// `cmykProfile` (its own, ``cmykProfile(_:)``).
+    static func thumbnail(_ data: [UInt8], box: (Int, Int), settings: Settings, linearLight: Bool = false,
+                          cmykProfile: [UInt8]? = nil) throws(ImageError) -> StreamedThumbnail {
         switch sniff(data.prefix(8)) {
-        case .jpeg: return try Thumbnailer.thumbnail(data, maxWidth: box.0, maxHeight: box.1, limits: settings.decodeOptions(),
-                                                     linearLight: linearLight)
+        case .jpeg:
+            var limits = settings.decodeOptions()
+            limits.cmykProfile = cmykProfile
+            return try Thumbnailer.thumbnail(data, maxWidth: box.0, maxHeight: box.1, limits: limits, linearLight: linearLight)
         case .png: return try Thumbnailer.thumbnail(png: data, maxWidth: box.0, maxHeight: box.1, linearLight: linearLight,
                                                     limits: pngOptions(settings))
         default: throw ImageError(.unsupported, "neither JPEG nor PNG")

@@ -134,4 +134,39 @@ struct CMYKProfileTests {
         let out = JPEGFixtures.packed(try PNG.decode(png, format: .rgb8), plane: 0)
         #expect(out == reference)
     }
+
+    @Test("thumbnails: Thumbnailer, the renderer's decoder and the CLI's thumbnail (read whole, and streamed from the descriptor above 128 KiB) convert through the profile (== profile decode + resize)",
+          arguments: [(320, 200), (1400, 1000)])
+    func thumbnails(w: Int, h: Int) throws {
+        let icc = try Self.profile()
+        let jpeg = JPEGFixtures.libjpeg(.init(width: w, height: h, inputComponents: 4, inputSpace: JCS_CMYK, jpegSpace: JCS_YCCK,
+                                              markers: Self.iccMarkers(icc)), JPEGFixtures.cmykPixels(width: w, height: h))
+        var limits = JPEG.DecodeOptions()
+        limits.cmykProfile = icc
+        let t = try Thumbnailer.thumbnail(jpeg, maxWidth: 64, maxHeight: 64, format: .rgba8, limits: limits)
+        let scale = t.scale
+        // Reference: the profile decode at the thumbnail's scale, resized (Lanczos-3) in one shot.
+        var o = limits
+        o.scale = .eighths(scale)
+        let decoded = try JPEG.decode(jpeg, format: .rgba8, options: o)
+        let image = t.take()
+        let reference = try decoded.resized(width: image.width, height: image.height)
+        #expect(JPEGFixtures.packed(image, plane: 0) == JPEGFixtures.packed(reference, plane: 0))
+        // Without the profile the thumbnail differs: the option reached the decode.
+        let formula = try Thumbnailer.thumbnail(jpeg, maxWidth: 64, maxHeight: 64, format: .rgba8).take()
+        #expect(JPEGFixtures.packed(formula, plane: 0) != JPEGFixtures.packed(image, plane: 0))
+        // The renderer's decoder finds the photo's own profile.
+        let r = try JPEGThumbnailDecoder(useEmbeddedThumbnails: false).thumbnail(from: jpeg.span.bytes, maxPixelSize: 64)
+        #expect(JPEGFixtures.packed(r, plane: 0) == JPEGFixtures.packed(image, plane: 0))
+        // The CLI's thumbnail as PNG (the larger file is over ImageFiles.headerBytes: streamed).
+        #expect(w < 1000 || jpeg.count > 128 << 10, "\(jpeg.count) bytes")
+        let dir = try PipelineCLITests.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("cmyk.jpg").path, output = dir.appendingPathComponent("t.png").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: input))
+        let c = try CLITests.run(["thumbnail", input, "--size", "64", "-o", output])
+        #expect(c.status == 0, "\(c.stderr)")
+        let png = try PNG.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))), format: .rgba8)
+        #expect(JPEGFixtures.packed(png, plane: 0) == JPEGFixtures.packed(image, plane: 0))
+    }
 }

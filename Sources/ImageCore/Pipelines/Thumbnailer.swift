@@ -106,6 +106,13 @@ public enum Thumbnailer {
             options.decode.read_context = UnsafeMutableRawPointer(reader)
             if reader.pointee.canReadAt { options.decode.read_at = DescriptorReader.readAt }
         }
+        // A CMYK profile (limits.cmykProfile) held at a fixed address for the plan and the run:
+        // the plan carries the decode options, pointer included, into the run's decode.
+        let profile = limits.cmykProfile ?? []
+        let pinned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, profile.count))
+        defer { pinned.deallocate() }
+        _ = pinned.initialize(from: profile)
+        if !profile.isEmpty { options.decode.cmyk_profile = UnsafePointer(pinned.baseAddress); options.decode.cmyk_profile_size = profile.count }
         var plan = ic_thumbnail_plan()
         try ImageError.check(ic_thumbnail_plan_jpeg(jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), jpeg.count,
                                                     &options, &plan),

@@ -1,7 +1,9 @@
 /// The renderer's JPEG decoder: ``Thumbnailer``'s streamed thumbnail (decode at the smallest
 /// n/8 that covers the tier, rows resized as they arrive, EXIF orientation applied to the
 /// small result), so even a full-size photo is cheap for the small tier and the decoded image
-/// never exists whole. The result is upright RGBA8, or GRAY8 for a grayscale JPEG.
+/// never exists whole. The result is upright RGBA8, or GRAY8 for a grayscale JPEG. A CMYK or
+/// YCCK photo with a CMYK profile is converted through it (``JPEG/DecodeOptions/cmykProfile``;
+/// one set in ``limits`` wins).
 ///
 /// Kernels run with the process-wide thread count; a renderer with several workers usually
 /// wants `ImageCoreRuntime.threads = 1` so the workers do not oversubscribe the cores.
@@ -28,7 +30,13 @@ public struct JPEGThumbnailDecoder: ThumbnailDecoder {
     public func thumbnail(from bytes: RawSpan, maxPixelSize n: Int, warnings: inout JPEG.Warnings) throws(ImageError) -> PixelBuffer {
         guard n >= 1 else { throw ImageError(.invalidArgument, "maxPixelSize \(n)") }
         let t = try bytes.withBytes { (raw) throws(ImageError) -> StreamedThumbnail in
-            let format: PixelFormat = try JPEG.info(raw).colorSpace == .gray ? .gray8 : .rgba8
+            let info = try JPEG.info(raw)
+            let format: PixelFormat = info.colorSpace == .gray ? .gray8 : .rgba8
+            var limits = limits
+            if limits.cmykProfile == nil, info.colorSpace == .cmyk || info.colorSpace == .ycck, info.hasICCProfile,
+               let icc = (try? JPEG.iccProfile(raw)) ?? nil, icc.count >= 20, Array(icc[16..<20]) == Array("CMYK".utf8) {
+                limits.cmykProfile = icc // the photo's own CMYK profile: the only faithful reading of its inks
+            }
             return try Thumbnailer.thumbnail(raw, maxWidth: n, maxHeight: n, format: format, limits: limits,
                                              useEmbeddedThumbnail: useEmbeddedThumbnails)
         }
