@@ -14,7 +14,8 @@
  * in memory and the rest through the read callbacks (ic_jpeg_decode_options::read and
  * read_at) in chunks of a fuzzer-chosen size (the second-to-last byte: 1 byte to 64 KiB),
  * once into an image and once as a stream; both must equal the in-memory decode in status,
- * pixels, warnings, valid rows and decoder. */
+ * pixels, warnings, valid rows and decoder. And a stream with IC_JPEG_STREAM_RESTART, whose
+ * last pass from row 0 must be the decode. */
 #include <imagecore.h>
 
 #include <stdio.h>
@@ -64,10 +65,18 @@ typedef struct rows {
     size_t row_bytes;
     int32_t next;
     int bad;
+    int restart;         /* IC_JPEG_STREAM_RESTART: row 0 may come again (the last pass counts) */
+    int starts;
+    int repeated;        /* row 0 came again without IC_JPEG_STREAM_RESTART */
 } rows;
 
 static int check_band(void *context, const ic_image *band, int32_t first_row) {
     rows *r = (rows *)context;
+    if (first_row == 0) {
+        if (r->starts++ > 0 && !r->restart) r->repeated = 1;
+        r->next = 0;
+        r->bad = 0; /* the rows of an earlier pass do not count */
+    }
     if (first_row != r->next) r->bad = 1;
     for (int32_t y = 0; y < band->height; y++)
         if (memcmp(band->planes[0].data + (size_t)y * band->planes[0].stride, r->want + (size_t)(first_row + y) * r->row_bytes,
@@ -140,11 +149,12 @@ static void check_streamed(const uint8_t *data, size_t size, ic_jpeg_decode_opti
     free(c.pixels);
 
     src.pos = headers;
-    rows r = {want->pixels, (size_t)w * (size_t)ch, 0, 0};
+    rows r = {want->pixels, (size_t)w * (size_t)ch, 0, 0, 0, 0, 0};
     ic_jpeg_decode_result sr;
     const ic_status st = ic_jpeg_decode_stream(data, headers, &o, check_band, &r, &sr);
     if (st != want->st || sr.decoder != want->r.decoder) fail("streamed stream: another status or decoder");
     if (st == IC_OK && (r.bad || r.next != h)) fail("streamed stream: other rows");
+    if (r.repeated) fail("streamed stream: a band delivered twice");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -172,11 +182,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The stream: the same status, every row once, in order, equal to the full decode. */
     o.flags = 0;
     o.band_rows = 1 + ((sel >> 3) % 9);
-    rows r = {a.pixels, (size_t)w * (size_t)channels[f], 0, 0};
+    rows r = {a.pixels, (size_t)w * (size_t)channels[f], 0, 0, 0, 0, 0};
     ic_jpeg_decode_result sr;
     ic_status st = ic_jpeg_decode_stream(data, size, &o, check_band, &r, &sr);
     if (st != a.st || sr.decoder != a.r.decoder) abort();
     if (st == IC_OK && (r.bad || r.next != h)) abort();
+    if (r.repeated) fail("stream: a band delivered twice");
+
+    /* Bands as decoded (IC_JPEG_STREAM_RESTART): the last pass from row 0 is the decode; a
+     * reduced decode that finished never started over. */
+    o.flags = IC_JPEG_STREAM_RESTART;
+    rows rr = {a.pixels, (size_t)w * (size_t)channels[f], 0, 0, 1, 0, 0};
+    st = ic_jpeg_decode_stream(data, size, &o, check_band, &rr, &sr);
+    if (st != a.st || sr.decoder != a.r.decoder) fail("restart stream: another status or decoder");
+    if (st == IC_OK && (rr.bad || rr.next != h)) fail("restart stream: other rows");
+    if (sr.decoder == IC_JPEG_DECODER_LOWFREQ && rr.starts != 1) fail("restart stream: a finished reduced decode started over");
+    if (sr.decoder == IC_JPEG_DECODER_LIBJPEG && (sr.warnings != a.r.warnings || sr.valid_rows != a.r.valid_rows))
+        fail("restart stream: another report");
+    o.flags = 0;
 
     check_streamed(data, size, o, w, h, channels[f], &a, size > 1 ? data[size - 2] : 0);
     free(a.pixels);

@@ -54,7 +54,7 @@ static ic_status check_options(const ic_jpeg_decode_options *o, ic_format format
         return ic__refuse(bad, "decode format %d: RGBA8, RGB8, GRAY8, I420 or NV12", (int)format);
     if (o->scale_num < 1 || o->scale_num > 8) return ic__refuse(bad, "scale %d/8: 1...8", (int)o->scale_num);
     if (o->flags & ~(uint32_t)(IC_JPEG_STRICT | IC_JPEG_FAST_UPSAMPLE | IC_JPEG_FAST_DCT | IC_JPEG_LIBJPEG_ONLY |
-                               IC_JPEG_EXIF_THUMBNAIL | IC_JPEG_PARALLEL_ANY_SIZE))
+                               IC_JPEG_EXIF_THUMBNAIL | IC_JPEG_PARALLEL_ANY_SIZE | IC_JPEG_STREAM_RESTART))
         return ic__refuse(bad, "unknown decode flags 0x%x", (unsigned)o->flags);
     if (o->max_scans < 1) return ic__refuse(bad, "max_scans %d < 1", (int)o->max_scans);
     if (o->band_rows < 1 || o->band_rows > IC_MAX_DIMENSION)

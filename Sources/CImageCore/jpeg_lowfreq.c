@@ -572,12 +572,17 @@ ic_status ic__jpeg_decode_lowfreq(j_decompress_ptr cinfo, const ic_lf_file *file
     allocate_rows(cinfo, lf);
     if (lf->out_comps == 3) ic__jpeg_ycc_tables_init(&lf->tables);
 
-    /* A stream's bands cannot be taken back: check all the data first. A destination can be
-     * rewritten by libjpeg if the data turns out irregular halfway. */
-    if (plan->sink->fn && run_rows(lf, 0) != IC_OK) return IC_OK;
+    /* A stream's bands cannot be taken back: check all the data first, unless the callback
+     * accepts them again from row 0 (IC_JPEG_STREAM_RESTART). A destination can be rewritten by
+     * libjpeg if the data turns out irregular halfway. */
+    const int restartable = !plan->sink->fn || (plan->flags & IC_JPEG_STREAM_RESTART);
+    if (!restartable && run_rows(lf, 0) != IC_OK) return IC_OK;
     ic_status st = run_rows(lf, 1);
     if (st == IC_ERR_CORRUPT_DATA) {
-        if (!plan->sink->fn) return IC_OK;
+        if (restartable) {
+            plan->sink->first = 0; /* libjpeg starts over at row 0 */
+            return IC_OK;
+        }
         /* Streamed to a stream callback: the data was whole a moment ago, and bands are out. */
         *used = 1;
         ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_CORRUPT_DATA, "the file could not be read again while it was decoded");

@@ -135,11 +135,22 @@ typedef struct thumb_run {
     int32_t width;
     int32_t pushed;
     ic_status status;
+    uint8_t *memory;            /* the stream's memory and parameters, to start it over (JPEG; NULL */
+                                /* for PNG, whose decode never starts over: a row 0 again fails) */
+    size_t memory_size;
+    const ic_resize_params *params;
 } thumb_run;
 
-/* The decoder's band callback: the band's rows into the resize. */
+/* The decoder's band callback: the band's rows into the resize. Row 0 again after later rows
+ * (IC_JPEG_STREAM_RESTART: the reduced progressive decoder met data it left to libjpeg
+ * halfway) starts the resize over; libjpeg's bands then make the thumbnail. */
 static int push_band(void *context, const ic_image *band, int32_t first_row) {
     thumb_run *r = (thumb_run *)context;
+    if (first_row == 0 && r->pushed > 0) {
+        r->status = ic_resize_stream_init(r->memory, r->memory_size, r->params, &r->stream);
+        if (r->status != IC_OK) return 1;
+        r->pushed = 0;
+    }
     if (first_row != r->pushed || band->width != r->width) { /* not the file planned */
         r->status = IC_ERR_INVALID_ARGUMENT;
         return 1;
@@ -184,10 +195,11 @@ ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail
         turn.planes[0].stride = turn_row;
         target = &turn;
     }
-    thumb_run run = {stream, target, plan->decoded_width, 0, IC_OK};
+    thumb_run run = {stream, target, plan->decoded_width, 0, IC_OK, mem, plan->resize_bytes, &r};
     ic_jpeg_decode_options d = plan->decode;
     d.format = plan->format;
     d.scale_num = plan->scale_num;
+    d.flags |= IC_JPEG_STREAM_RESTART; /* push_band starts over: no checking pass before the first band */
     st = ic_jpeg_decode_stream(data, size, &d, push_band, &run, result);
     if (st == IC_ERR_CANCELLED && run.status != IC_OK) return run.status;
     if (st != IC_OK) return st;

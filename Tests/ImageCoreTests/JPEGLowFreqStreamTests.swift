@@ -277,6 +277,97 @@ struct JPEGLowFreqStreamTests {
         }
     }
 
+    /// A stream with IC_JPEG_STREAM_RESTART: the rows of the last pass from row 0, how many
+    /// times row 0 came, and the status.
+    static func restartStream(_ jpeg: [UInt8], scale: Int, flags: UInt32) -> (status: ic_status, rows: [UInt8], starts: Int, decoder: Int32, warnings: Int32) {
+        final class Rows { var bytes: [UInt8] = []; var starts = 0; var next = 0; var ordered = true }
+        let rows = Rows()
+        var o = JPEGFixtures.options(scale: scale, flags: flags)
+        o.format = IC_FORMAT_RGB8
+        o.band_rows = 3
+        o.min_valid_permille = -1
+        var r = ic_jpeg_decode_result()
+        let st = withExtendedLifetime(rows) {
+            ic_jpeg_decode_stream(jpeg, jpeg.count, &o, { ctx, band, first in
+                let rows = Unmanaged<Rows>.fromOpaque(ctx!).takeUnretainedValue()
+                if first == 0 { rows.starts += 1; rows.bytes = []; rows.next = 0 }
+                if Int(first) != rows.next { rows.ordered = false }
+                let b = band!.pointee
+                for y in 0..<Int(b.height) {
+                    rows.bytes.append(contentsOf: UnsafeBufferPointer(start: b.planes.0.data + y * b.planes.0.stride, count: Int(b.width) * 3))
+                }
+                rows.next = Int(first) + Int(b.height)
+                return 0
+            }, Unmanaged.passUnretained(rows).toOpaque(), &r)
+        }
+        #expect(rows.ordered)
+        return (st, st == IC_OK ? rows.bytes : [], rows.starts, r.decoder, r.warnings)
+    }
+
+    @Test("IC_JPEG_STREAM_RESTART: bands as decoded; on data left to libjpeg halfway, libjpeg's bands again from row 0 (seeded damage)")
+    func restartStreams() {
+        let bases: [[UInt8]] = [
+            JPEGLowFreqTests.colourFile(96, 80, factors: [(2, 2), (1, 1), (1, 1)], scans: [], restart: 2),
+            JPEGLowFreqTests.colourFile(88, 72, factors: [(2, 1), (1, 1), (1, 1)], scans: JPEGLowFreqTests.colourScripts[2].scans),
+        ]
+        var rng = SplitMix64(seed: 1819)
+        var restarted = 0, reduced = 0
+        for base in bases {
+            let scans = JPEGLowFreqTests.scanData(base)
+            var variants: [[UInt8]] = [base]
+            for _ in 0..<40 {
+                // Damage late in a scan the decode reads (the DC scans, read at every scale).
+                var v = base
+                let scan = scans[Int(rng.next() % 2) == 0 ? 0 : scans.count > 6 ? 4 : 0]
+                let at = scan.lowerBound + scan.count / 2 + Int(rng.next() % UInt64(max(1, scan.count / 2)))
+                v[min(at, scan.upperBound - 1)] = UInt8(truncatingIfNeeded: rng.next())
+                variants.append(v)
+            }
+            for v in variants {
+                for scale in [1, 2] {
+                    let want = Self.restartStream(v, scale: scale, flags: UInt32(IC_JPEG_LIBJPEG_ONLY.rawValue))
+                    let got = Self.restartStream(v, scale: scale, flags: UInt32(IC_JPEG_STREAM_RESTART.rawValue))
+                    let plain = Self.restartStream(v, scale: scale, flags: 0)
+                    #expect(got.status == want.status && got.rows == want.rows)
+                    #expect(plain.status == want.status && plain.rows == want.rows && plain.starts <= 1)
+                    #expect(got.decoder == plain.decoder)
+                    // Damage in a scan the reduced decoder skips is not reported (README); libjpeg's report otherwise.
+                    if got.decoder == Int32(IC_JPEG_DECODER_LIBJPEG.rawValue) { #expect(got.warnings == want.warnings) }
+                    if got.starts > 1 { restarted += 1; #expect(got.decoder == Int32(IC_JPEG_DECODER_LIBJPEG.rawValue)) }
+                    if got.decoder == Int32(IC_JPEG_DECODER_LOWFREQ.rawValue) { reduced += 1; #expect(got.starts == 1) }
+                }
+            }
+        }
+        #expect(restarted > 5 && reduced > 5, "restarted \(restarted), reduced \(reduced)")
+    }
+
+    @Test("thumbnails of damaged progressive files: libjpeg's thumbnail, also when the decode starts over")
+    func restartThumbnails() throws {
+        let base = JPEGLowFreqTests.colourFile(400, 300, factors: [(2, 2), (1, 1), (1, 1)], scans: [], restart: 3)
+        let dc = try #require(JPEGLowFreqTests.scanData(base).first)
+        var rng = SplitMix64(seed: 1820)
+        for k in 0..<12 {
+            var v = base
+            if k > 0 { v[dc.lowerBound + dc.count * (k + 3) / 16] ^= UInt8(truncatingIfNeeded: rng.next() | 1) }
+            for size in [50, 100] {
+                let limits = JPEG.DecodeOptions(minValidShare: 0)
+                let ours = Result { () throws(ImageError) -> PipelineStreamedThumbnailTests.Snap in
+                    PipelineStreamedThumbnailTests.Snap(try Thumbnailer.thumbnail(v, maxWidth: size, maxHeight: size, limits: limits))
+                }
+                var only = limits
+                only.libjpegOnly = true
+                let theirs = Result { () throws(ImageError) -> PipelineStreamedThumbnailTests.Snap in
+                    PipelineStreamedThumbnailTests.Snap(try Thumbnailer.thumbnail(v, maxWidth: size, maxHeight: size, limits: only))
+                }
+                switch (ours, theirs) {
+                case let (.success(a), .success(b)): #expect(a == b, "variant \(k), \(size) px")
+                case let (.failure(a), .failure(b)): #expect(a.code == b.code, "variant \(k), \(size) px")
+                default: Issue.record("variant \(k), \(size) px: \(ours) vs \(theirs)")
+                }
+            }
+        }
+    }
+
     @Test("memory: the streamed reduced decode holds its windows, not the file (the decoder's byte counter)")
     func memory() {
         let jpeg = JPEGLowFreqTests.colourFile(3200, 2400, factors: [(2, 1), (1, 1), (1, 1)], scans: [])

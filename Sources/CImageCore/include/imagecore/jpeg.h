@@ -249,8 +249,15 @@ typedef enum ic_jpeg_decode_flags {
                                           instead of the main image: scale, crop, format and limits apply to the
                                           thumbnail; the result's orientation is the main image's. No thumbnail:
                                           IC_ERR_UNSUPPORTED. */
-    IC_JPEG_PARALLEL_ANY_SIZE = 1 << 5 /**< Decode restart-interval stripes in parallel whatever the image size
+    IC_JPEG_PARALLEL_ANY_SIZE = 1 << 5, /**< Decode restart-interval stripes in parallel whatever the image size
                                           (by default only above the size where it pays; see ::ic_jpeg_scan_restarts). */
+    IC_JPEG_STREAM_RESTART = 1 << 6  /**< ::ic_jpeg_decode_stream: the callback accepts the bands again from row 0
+                                          (a band with `first_row` 0 after later ones: start over). The reduced
+                                          progressive decoder then hands bands out as it decodes them; by default
+                                          it entropy-decodes the kept scans once more first, to check the data
+                                          before the first band. If it meets data it leaves to libjpeg halfway,
+                                          libjpeg delivers every band again from row 0, and those are the result.
+                                          Ignored by the other decodes (they never deliver a band twice). */
 } ic_jpeg_decode_flags;
 
 /**
@@ -494,11 +501,14 @@ typedef int (*ic_jpeg_band_fn)(void *context, const ic_image *band, int32_t firs
  * @param data     the JPEG file's bytes (NULL only with size 0).
  * @param size     their count.
  * @param options  NULL = defaults; `format` and `band_rows` pick the bands' format and height.
- * @param fn       called once per band, top to bottom.
+ * @param fn       called once per band, top to bottom (with ::IC_JPEG_STREAM_RESTART in the
+ *                 options' flags possibly again from row 0: the last pass is the decode).
  * @param context  passed to `fn`.
  * @param result   optional; see ::ic_jpeg_decode_result.
  * @return as ::ic_jpeg_decode; IC_ERR_INVALID_ARGUMENT for a null `fn`;
- *         IC_ERR_CANCELLED when `fn` returned non-zero (the bands delivered before stand).
+ *         IC_ERR_CANCELLED when `fn` returned non-zero (the bands delivered before stand);
+ *         IC_ERR_CORRUPT_DATA also when a streamed file (::ic_jpeg_decode_options::read_at)
+ *         could not be read again after the reduced progressive decoder had checked its data.
  */
 IC_API ic_status ic_jpeg_decode_stream(const uint8_t *data, size_t size, const ic_jpeg_decode_options *options,
                                 ic_jpeg_band_fn fn, void *context, ic_jpeg_decode_result *result);
