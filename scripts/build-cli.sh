@@ -3,7 +3,8 @@
 # versioned dependency). Used by `make install`, `make test`, `make peers` and the scale
 # scripts, so they all measure and test the same binary:
 #   - the Swift standard library linked statically (--static-swift-stdlib);
-#   - libjpeg, libstdc++ and the OpenMP runtime linked statically too: gcc's libgomp.a stands
+#   - libjpeg, TurboJPEG (the lossless rotate's tjTransform), libstdc++ and the OpenMP runtime
+#     linked statically too: gcc's libgomp.a stands
 #     in for libomp (the C core calls only the GOMP entry points both export), found first
 #     through a folder of links named as the manifest's libraries; pkg-config files that put
 #     that folder first (--pkg-config-path). libc, libm, zlib, libspng and Little CMS stay
@@ -31,7 +32,8 @@ if [[ "$(uname -s)" == Linux ]]; then
     link libomp5.a "$(gcc -print-file-name=libgomp.a 2>/dev/null || true)"
     link libstdc++.a "$(gcc -print-file-name=libstdc++.a 2>/dev/null || true)"
     link libjpeg.a "$(pkg-config --variable=libdir libjpeg)/libjpeg.a"
-    for pc in libjpeg spng lcms2; do
+    link libturbojpeg.a "$(pkg-config --variable=libdir libturbojpeg)/libturbojpeg.a"
+    for pc in libjpeg libturbojpeg spng lcms2; do
         src="$(pkg-config --variable=pcfiledir "$pc")/$pc.pc"
         sed "s|^Libs:|Libs: -L$(realpath "$links")|" "$src" > "$pcdir/$pc.pc"
     done

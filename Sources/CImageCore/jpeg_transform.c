@@ -79,7 +79,7 @@ ic_status ic_jpeg_transform(const uint8_t *data, size_t size, const ic_jpeg_tran
     if (r.imcu_width > 0 && !r.perfect && !trim) {
         if (result) *result = r;
         return ic__refuse(IC_ERR_UNSUPPORTED,
-                          "lossless orientation %d of %dx%d: not a whole %dx%d iMCU; trim drops %d right columns, %d bottom rows",
+                          "jpeg transform: orientation %d of %dx%d: not a whole %dx%d iMCU; --trim drops %d right columns, %d bottom rows",
                           o, info.width, info.height, r.imcu_width, r.imcu_height, r.dropped_columns, r.dropped_rows);
     }
 

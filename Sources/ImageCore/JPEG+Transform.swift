@@ -70,7 +70,7 @@ extension JPEG {
             var r = ic_jpeg_transform_result()
             let status = ic_jpeg_transform(raw.bytePointer, raw.count, &o, &out, &size, &r)
             defer { ic_jpeg_free(out) }
-            try ImageError.check(status, "lossless orientation \(options.orientation)")
+            try ImageError.check(status, "lossless transform")
             return Transformed(jpeg: Array(UnsafeBufferPointer(start: out, count: size)), width: Int(r.width), height: Int(r.height),
                                imcuWidth: Int(r.imcu_width), imcuHeight: Int(r.imcu_height),
                                droppedColumns: Int(r.dropped_columns), droppedRows: Int(r.dropped_rows),
