@@ -162,6 +162,43 @@ static int push_band(void *context, const ic_image *band, int32_t first_row) {
     return 0;
 }
 
+/* What the JPEG and PNG runs share. Begin: the scratch checked against the plan (extra_bytes:
+ * a PNG's whole Adam7 image after the stream and the turn), the resize stream started at its
+ * start, and the resize's target: dst, or for a turn (orientations 5-8) the scratch after the
+ * stream, described in *turn. */
+static ic_status thumb_begin(const ic_thumbnail_plan *plan, void *scratch, size_t scratch_size, size_t extra_bytes,
+                             ic_image *dst, const ic_resize_params *r, ic_image *turn, thumb_run *run) {
+    const size_t turn_row = (size_t)plan->resized_width * (size_t)channels_of(plan->format);
+    if (scratch_size < plan->scratch_size || plan->scratch_size < plan->resize_bytes + plan->turn_bytes + extra_bytes ||
+        (swaps(plan->orientation) && plan->turn_bytes < turn_row * (size_t)plan->resized_height))
+        return IC_ERR_BUFFER_TOO_SMALL;
+    uint8_t *mem = (uint8_t *)scratch;
+    memset(run, 0, sizeof *run);
+    memset(turn, 0, sizeof *turn);
+    const ic_status st = ic_resize_stream_init(mem, plan->resize_bytes, r, &run->stream);
+    if (st != IC_OK) return st;
+    run->target = dst;
+    run->width = plan->decoded_width;
+    run->status = IC_OK;
+    if (swaps(plan->orientation)) {
+        turn->format = plan->format;
+        turn->alpha = plan->straight_alpha ? IC_ALPHA_STRAIGHT : IC_ALPHA_OPAQUE;
+        turn->width = plan->resized_width;
+        turn->height = plan->resized_height;
+        turn->planes[0].data = mem + plan->resize_bytes;
+        turn->planes[0].stride = turn_row;
+        run->target = turn;
+    }
+    return IC_OK;
+}
+
+/* End: every planned row came, then the stored-orientation result oriented into dst. */
+static ic_status thumb_finish(const ic_thumbnail_plan *plan, const thumb_run *run, ic_image *turn, ic_image *dst) {
+    if (run->pushed != plan->decoded_height) return IC_ERR_CORRUPT_DATA;
+    if (swaps(plan->orientation)) return ic_image_orient(turn, dst, (ic_orientation)plan->orientation);
+    return ic_image_orient_in_place(dst, (ic_orientation)plan->orientation);
+}
+
 ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_plan *plan, void *scratch,
                             size_t scratch_size, ic_image *dst, ic_jpeg_decode_result *result) {
     if (result) memset(result, 0, sizeof *result);
@@ -172,30 +209,13 @@ ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail
         (plan->source != IC_THUMBNAIL_SOURCE_SCALED_DECODE && plan->source != IC_THUMBNAIL_SOURCE_EXIF_THUMBNAIL) ||
         plan->orientation < 1 || plan->orientation > 8)
         return IC_ERR_INVALID_ARGUMENT;
-    const size_t turn_row = (size_t)plan->resized_width * (size_t)channels_of(plan->format);
-    if (scratch_size < plan->scratch_size || plan->scratch_size < plan->resize_bytes + plan->turn_bytes ||
-        (swaps(plan->orientation) && plan->turn_bytes < turn_row * (size_t)plan->resized_height))
-        return IC_ERR_BUFFER_TOO_SMALL;
-    uint8_t *mem = (uint8_t *)scratch;
     ic_resize_params r = resize_params(plan);
-    ic_resize_stream *stream = NULL;
-    if ((st = ic_resize_stream_init(mem, plan->resize_bytes, &r, &stream)) != IC_OK) return st;
-
-    /* The resize writes the stored-orientation thumbnail: into dst, or for a turn into the
-     * scratch after the stream. */
     ic_image turn;
-    ic_image *target = dst;
-    if (swaps(plan->orientation)) {
-        memset(&turn, 0, sizeof turn);
-        turn.format = plan->format;
-        turn.alpha = IC_ALPHA_OPAQUE;
-        turn.width = plan->resized_width;
-        turn.height = plan->resized_height;
-        turn.planes[0].data = mem + plan->resize_bytes;
-        turn.planes[0].stride = turn_row;
-        target = &turn;
-    }
-    thumb_run run = {stream, target, plan->decoded_width, 0, IC_OK, mem, plan->resize_bytes, &r};
+    thumb_run run;
+    if ((st = thumb_begin(plan, scratch, scratch_size, 0, dst, &r, &turn, &run)) != IC_OK) return st;
+    run.memory = (uint8_t *)scratch; /* the JPEG decode may start over (push_band) */
+    run.memory_size = plan->resize_bytes;
+    run.params = &r;
     ic_jpeg_decode_options d = plan->decode;
     d.format = plan->format;
     d.scale_num = plan->scale_num;
@@ -203,9 +223,7 @@ ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail
     st = ic_jpeg_decode_stream(data, size, &d, push_band, &run, result);
     if (st == IC_ERR_CANCELLED && run.status != IC_OK) return run.status;
     if (st != IC_OK) return st;
-    if (run.pushed != plan->decoded_height) return IC_ERR_CORRUPT_DATA;
-    if (swaps(plan->orientation)) return ic_image_orient(&turn, dst, (ic_orientation)plan->orientation);
-    return ic_image_orient_in_place(dst, (ic_orientation)plan->orientation);
+    return thumb_finish(plan, &run, &turn, dst);
 }
 
 /* ---- PNG ----------------------------------------------------------------------------------- */
@@ -272,29 +290,14 @@ ic_status ic_thumbnail_png(const uint8_t *data, size_t size, const ic_thumbnail_
         plan->source != IC_THUMBNAIL_SOURCE_PNG || plan->orientation < 1 || plan->orientation > 8 ||
         plan->decoded_width != plan->source_width || plan->decoded_height != plan->source_height)
         return IC_ERR_INVALID_ARGUMENT;
-    const size_t channels = (size_t)channels_of(plan->format);
-    const size_t turn_row = (size_t)plan->resized_width * channels;
-    const size_t whole_row = (size_t)plan->decoded_width * channels;
-    if (scratch_size < plan->scratch_size || plan->scratch_size < plan->resize_bytes + plan->turn_bytes + plan->whole_bytes ||
-        (swaps(plan->orientation) && plan->turn_bytes < turn_row * (size_t)plan->resized_height) ||
-        (plan->whole_bytes && plan->whole_bytes < whole_row * (size_t)plan->decoded_height))
+    const size_t whole_row = (size_t)plan->decoded_width * (size_t)channels_of(plan->format);
+    if (plan->whole_bytes && plan->whole_bytes < whole_row * (size_t)plan->decoded_height)
         return IC_ERR_BUFFER_TOO_SMALL;
-    uint8_t *mem = (uint8_t *)scratch;
     ic_resize_params r = resize_params(plan);
-    ic_resize_stream *stream = NULL;
-    if ((st = ic_resize_stream_init(mem, plan->resize_bytes, &r, &stream)) != IC_OK) return st;
     ic_image turn;
-    ic_image *target = dst;
-    if (swaps(plan->orientation)) {
-        memset(&turn, 0, sizeof turn);
-        turn.format = plan->format;
-        turn.alpha = plan->straight_alpha ? IC_ALPHA_STRAIGHT : IC_ALPHA_OPAQUE;
-        turn.width = plan->resized_width;
-        turn.height = plan->resized_height;
-        turn.planes[0].data = mem + plan->resize_bytes;
-        turn.planes[0].stride = turn_row;
-        target = &turn;
-    }
+    thumb_run run;
+    if ((st = thumb_begin(plan, scratch, scratch_size, plan->whole_bytes, dst, &r, &turn, &run)) != IC_OK) return st;
+    uint8_t *mem = (uint8_t *)scratch;
     ic_png_decode_options d;
     memset(&d, 0, sizeof d);
     d.format = plan->format;
@@ -302,7 +305,6 @@ ic_status ic_thumbnail_png(const uint8_t *data, size_t size, const ic_thumbnail_
     d.max_pixels = plan->decode.max_pixels;
     d.band_rows = plan->decode.band_rows;
     d.min_valid_permille = plan->decode.min_valid_permille;
-    thumb_run run = {stream, target, plan->decoded_width, 0, IC_OK};
     if (plan->whole_bytes) {
         /* Adam7: the whole image in the scratch, then every row pushed at once. */
         ic_image whole;
@@ -320,7 +322,5 @@ ic_status ic_thumbnail_png(const uint8_t *data, size_t size, const ic_thumbnail_
         if (st == IC_ERR_CANCELLED && run.status != IC_OK) return run.status;
         if (st != IC_OK) return st;
     }
-    if (run.pushed != plan->decoded_height) return IC_ERR_CORRUPT_DATA;
-    if (swaps(plan->orientation)) return ic_image_orient(&turn, dst, (ic_orientation)plan->orientation);
-    return ic_image_orient_in_place(dst, (ic_orientation)plan->orientation);
+    return thumb_finish(plan, &run, &turn, dst);
 }
