@@ -75,6 +75,17 @@ ic_status ic_jpeg_transform(const uint8_t *data, size_t size, const ic_jpeg_tran
         r.dropped_rows = moves_bottom(o) ? info.height % r.imcu_height : 0;
         r.perfect = r.dropped_columns == 0 && r.dropped_rows == 0;
     }
+    /* An edge the operation moves that is shorter than one iMCU cannot be trimmed (nothing
+     * would be left) and tjTransform would keep it, shifting the padding into view: refused,
+     * trim or not. */
+    if (r.imcu_width > 0 && ((r.dropped_columns > 0 && info.width < r.imcu_width) ||
+                             (r.dropped_rows > 0 && info.height < r.imcu_height))) {
+        if (result) *result = r;
+        return ic__refuse(IC_ERR_UNSUPPORTED,
+                          "jpeg transform: orientation %d of %dx%d: a moved edge is shorter than one %dx%d iMCU, so no "
+                          "lossless result exists (a trim would drop the whole image)",
+                          o, info.width, info.height, r.imcu_width, r.imcu_height);
+    }
     const int trim = (options->flags & IC_JPEG_TRANSFORM_TRIM) != 0;
     if (r.imcu_width > 0 && !r.perfect && !trim) {
         if (result) *result = r;

@@ -137,6 +137,24 @@ struct JPEGTransformTests {
         }
     }
 
+    @Test("a moved edge shorter than one iMCU is refused, trim or not (found by jpeg_fuzz: the trim would leave nothing)")
+    func smallerThanOneIMCU() throws {
+        let src = try Self.source(width: 16, height: 12, subsampling: .s420) // one 16x16 iMCU, 12 rows high
+        for o in Orientation.allCases {
+            let movesBottom = [3, 4, 6, 7].contains(o.exifValue)
+            for trim in [false, true] {
+                do {
+                    let t = try JPEG.transform(src, options: .init(orientation: o, trim: trim))
+                    #expect(!movesBottom, "\(o) trim \(trim) should be refused")
+                    #expect(t.width == o.displaySize(width: 16, height: 12).width && t.height == o.displaySize(width: 16, height: 12).height)
+                } catch {
+                    #expect(movesBottom && error.code == .unsupported && (error.detail ?? "").contains("shorter than one 16x16 iMCU"),
+                            "\(o) trim \(trim): \(error)")
+                }
+            }
+        }
+    }
+
     @Test("odd sizes: moved partial iMCUs refused (typed, what a trim drops in the detail); --trim drops exactly those edges",
           arguments: [(JPEG.Subsampling.s420, 67, 45), (.s444, 61, 30), (.s422, 50, 21)])
     func imperfect(subsampling: JPEG.Subsampling, width: Int, height: Int) throws {

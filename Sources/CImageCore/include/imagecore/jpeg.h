@@ -747,7 +747,9 @@ typedef struct ic_jpeg_transform_result {
  * width to be a multiple of the iMCU width, one that moves the bottom edge (3, 4, 6, 7) the
  * height a multiple of the iMCU height (5, transpose, is always perfect); otherwise libjpeg
  * cannot place the partial iMCU and the call refuses with IC_ERR_UNSUPPORTED (detail in
- * ::ic_last_error, `result` filled), unless ::IC_JPEG_TRANSFORM_TRIM drops it.
+ * ::ic_last_error, `result` filled), unless ::IC_JPEG_TRANSFORM_TRIM drops it. A moved edge
+ * shorter than one iMCU (e.g. a 4:2:0 image under 16 px high turned by 6) is refused even
+ * with the trim, which would leave nothing.
  *
  * Limits (pixels, coefficient memory, TurboJPEG's progressive scan limit) are checked from
  * the header before anything image-sized is allocated. Corrupt data, even what a decode would
@@ -763,8 +765,9 @@ typedef struct ic_jpeg_transform_result {
  * @return IC_OK;
  *         IC_ERR_INVALID_ARGUMENT for null pointers, an orientation outside 1..8 or unknown flags;
  *         IC_ERR_CORRUPT_DATA for non-JPEG, truncated or corrupt data (warnings included);
- *         IC_ERR_UNSUPPORTED for an imperfect transform without ::IC_JPEG_TRANSFORM_TRIM, and
- *         files the probe refuses as unsupported (12-bit);
+ *         IC_ERR_UNSUPPORTED for an imperfect transform without ::IC_JPEG_TRANSFORM_TRIM, for
+ *         one whose moved edge is shorter than one iMCU (trim or not: nothing would be left),
+ *         and files the probe refuses as unsupported (12-bit);
  *         IC_ERR_TOO_LARGE above `max_pixels`, `max_memory` or the scan limit;
  *         IC_ERR_OUT_OF_MEMORY when TurboJPEG cannot allocate.
  */
