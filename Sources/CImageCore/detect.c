@@ -49,13 +49,20 @@ static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width, size_t *
     return *map_bytes + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
 }
 
-ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options, size_t *bytes) {
-    if (!bytes) return IC_ERR_INVALID_ARGUMENT;
+/* The working geometry of a width x height image under `options`, both checked. */
+static ic_status geometry(int32_t width, int32_t height, const ic_detect_options *options, ic_dm_geometry *g) {
     ic_status st = check_size(width, height);
     opts o;
     if (st != IC_OK || (st = check_options(options, &o)) != IC_OK) return st;
+    ic__dm_geometry(width, height, o.work, g);
+    return IC_OK;
+}
+
+ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options, size_t *bytes) {
+    if (!bytes) return IC_ERR_INVALID_ARGUMENT;
     ic_dm_geometry g;
-    ic__dm_geometry(width, height, o.work, &g);
+    const ic_status st = geometry(width, height, options, &g);
+    if (st != IC_OK) return st;
     size_t map_bytes;
     *bytes = scratch_bytes(&g, width, &map_bytes);
     return IC_OK;
@@ -64,11 +71,9 @@ ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_
 ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_options *options, int32_t *map_width,
                              int32_t *map_height) {
     if (!map_width || !map_height) return IC_ERR_INVALID_ARGUMENT;
-    ic_status st = check_size(width, height);
-    opts o;
-    if (st != IC_OK || (st = check_options(options, &o)) != IC_OK) return st;
     ic_dm_geometry g;
-    ic__dm_geometry(width, height, o.work, &g);
+    const ic_status st = geometry(width, height, options, &g);
+    if (st != IC_OK) return st;
     *map_width = g.mw;
     *map_height = g.mh;
     return IC_OK;

@@ -75,15 +75,19 @@ static int plan_exif(const uint8_t *data, size_t size, ic_thumbnail_plan *p) {
     return 0;
 }
 
+/* The options both plans take, checked, with the default format filled in; 0 if invalid. */
+static int thumb_options(const ic_thumbnail_options *options, ic_thumbnail_options *o) {
+    if (!options) return 0;
+    *o = *options;
+    if (o->format == IC_FORMAT_INVALID) o->format = IC_FORMAT_RGBA8;
+    return (o->format == IC_FORMAT_RGBA8 || o->format == IC_FORMAT_RGB8 || o->format == IC_FORMAT_GRAY8) &&
+           o->max_width >= 1 && o->max_height >= 1 && o->band_rows >= 0 && o->band_rows <= IC_MAX_DIMENSION;
+}
+
 ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
                                  ic_thumbnail_plan *plan) {
-    if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
-    ic_thumbnail_options o = *options;
-    if (o.format == IC_FORMAT_INVALID) o.format = IC_FORMAT_RGBA8;
-    if (o.format != IC_FORMAT_RGBA8 && o.format != IC_FORMAT_RGB8 && o.format != IC_FORMAT_GRAY8)
-        return IC_ERR_INVALID_ARGUMENT;
-    if (o.max_width < 1 || o.max_height < 1 || o.band_rows < 0 || o.band_rows > IC_MAX_DIMENSION)
-        return IC_ERR_INVALID_ARGUMENT;
+    ic_thumbnail_options o;
+    if (!plan || !thumb_options(options, &o)) return IC_ERR_INVALID_ARGUMENT;
     if (!(o.min_residual >= 1)) o.min_residual = 1; /* also NaN */
     ic_jpeg_info info;
     ic_status st = ic_jpeg_probe(data, size, &info);
@@ -230,13 +234,8 @@ ic_status ic_thumbnail_jpeg(const uint8_t *data, size_t size, const ic_thumbnail
 
 ic_status ic_thumbnail_plan_png(const uint8_t *data, size_t size, const ic_thumbnail_options *options,
                                 ic_thumbnail_plan *plan) {
-    if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
-    ic_thumbnail_options o = *options;
-    if (o.format == IC_FORMAT_INVALID) o.format = IC_FORMAT_RGBA8;
-    if (o.format != IC_FORMAT_RGBA8 && o.format != IC_FORMAT_RGB8 && o.format != IC_FORMAT_GRAY8)
-        return IC_ERR_INVALID_ARGUMENT;
-    if (o.max_width < 1 || o.max_height < 1 || o.band_rows < 0 || o.band_rows > IC_MAX_DIMENSION)
-        return IC_ERR_INVALID_ARGUMENT;
+    ic_thumbnail_options o;
+    if (!plan || !thumb_options(options, &o)) return IC_ERR_INVALID_ARGUMENT;
     if (o.decode.min_valid_permille > 1000) return IC_ERR_INVALID_ARGUMENT;
     ic_png_info info;
     ic_status st = ic_png_probe(data, size, &info);

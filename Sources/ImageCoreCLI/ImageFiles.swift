@@ -208,16 +208,20 @@ enum ImageFiles {
     /// ignore it). Always applied: no output carries CMYK, so the file's profile is the only
     /// faithful reading of its inks, and the formula's colours are what viewers do not show.
     static func cmykProfile(_ icc: [UInt8]?) -> [UInt8]? {
-        guard let icc, icc.count >= 20, String(decoding: icc[16..<20], as: UTF8.self) == "CMYK" else { return nil }
-        return icc
+        dataColorSpace(icc) == "CMYK" ? icc : nil
+    }
+
+    /// An ICC profile's data colour space ('RGB ', 'GRAY', 'CMYK', ...: header bytes 16..<20).
+    static func dataColorSpace(_ icc: [UInt8]?) -> String? {
+        guard let icc, icc.count >= 20 else { return nil }
+        return String(decoding: icc[16..<20], as: UTF8.self)
     }
 
     /// `icc` when it describes `image`'s colour space (the profile header's data colour space:
     /// 'RGB ' for RGB, RGBA and YUV images, 'GRAY' for gray), else nil: an RGB profile is not
     /// written into a gray file, nor a CMYK one (its pixels were converted) into anything.
     static func profile(_ icc: [UInt8]?, for image: borrowing PixelBuffer) -> [UInt8]? {
-        guard let icc, icc.count >= 20 else { return nil }
-        let space = String(decoding: icc[16..<20], as: UTF8.self)
+        guard let space = dataColorSpace(icc) else { return nil }
         return (space == "GRAY") == (image.format == .gray8) && (space == "GRAY" || space == "RGB ") ? icc : nil
     }
 

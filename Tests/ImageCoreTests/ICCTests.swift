@@ -16,15 +16,7 @@ struct ICCTests {
 
     /// libjpeg's own reassembly (jpeg_save_markers + jpeg_read_icc_profile).
     static func libjpegICC(_ jpeg: [UInt8]) -> [UInt8]? {
-        let err = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
-        let cinfo = UnsafeMutablePointer<jpeg_decompress_struct>.allocate(capacity: 1)
-        defer { err.deallocate(); cinfo.deallocate() }
-        cinfo.initialize(to: jpeg_decompress_struct())
-        cinfo.pointee.err = jpeg_std_error(err)
-        jpeg_CreateDecompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_decompress_struct>.size)
-        defer { jpeg_destroy_decompress(cinfo) }
-        return jpeg.withUnsafeBufferPointer { src -> [UInt8]? in
-            jpeg_mem_src(cinfo, src.baseAddress, UInt(src.count))
+        return JPEGFixtures.withLibjpegDecompressor(jpeg) { cinfo -> [UInt8]? in
             jpeg_save_markers(cinfo, Int32(JPEG_APP0 + 2), 0xFFFF)
             _ = jpeg_read_header(cinfo, 1)
             var data: UnsafeMutablePointer<JOCTET>? = nil

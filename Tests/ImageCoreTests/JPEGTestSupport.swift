@@ -284,9 +284,9 @@ enum JPEGFixtures {
         return TJPlanes(planes: planes, widths: widths, heights: heights)
     }
 
-    /// libjpeg's own scanline decode at scale/8 (for sizes where TurboJPEG would pick another
-    /// factor, e.g. 1x1, where every factor gives 1x1).
-    static func libjpegDecode(_ jpeg: [UInt8], scale: Int, space: J_COLOR_SPACE) -> [UInt8] {
+    /// `body` with a libjpeg decompressor reading `jpeg` from memory (libjpeg's default error
+    /// handler: the tests' references are made from valid files), destroyed after.
+    static func withLibjpegDecompressor<T>(_ jpeg: [UInt8], _ body: (UnsafeMutablePointer<jpeg_decompress_struct>) -> T) -> T {
         let err = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
         let cinfo = UnsafeMutablePointer<jpeg_decompress_struct>.allocate(capacity: 1)
         defer { err.deallocate(); cinfo.deallocate() }
@@ -296,6 +296,14 @@ enum JPEGFixtures {
         defer { jpeg_destroy_decompress(cinfo) }
         return jpeg.withUnsafeBufferPointer { src in
             jpeg_mem_src(cinfo, src.baseAddress, UInt(src.count))
+            return body(cinfo)
+        }
+    }
+
+    /// libjpeg's own scanline decode at scale/8 (for sizes where TurboJPEG would pick another
+    /// factor, e.g. 1x1, where every factor gives 1x1).
+    static func libjpegDecode(_ jpeg: [UInt8], scale: Int, space: J_COLOR_SPACE) -> [UInt8] {
+        return JPEGFixtures.withLibjpegDecompressor(jpeg) { cinfo in
             _ = jpeg_read_header(cinfo, 1)
             cinfo.pointee.scale_num = UInt32(scale)
             cinfo.pointee.scale_denom = 8

@@ -18,15 +18,7 @@ struct Coefficients: Equatable {
     }
 
     static func read(_ jpeg: [UInt8]) -> [Coefficients] {
-        let err = UnsafeMutablePointer<jpeg_error_mgr>.allocate(capacity: 1)
-        let cinfo = UnsafeMutablePointer<jpeg_decompress_struct>.allocate(capacity: 1)
-        defer { err.deallocate(); cinfo.deallocate() }
-        cinfo.initialize(to: jpeg_decompress_struct())
-        cinfo.pointee.err = jpeg_std_error(err)
-        jpeg_CreateDecompress(cinfo, JPEG_LIB_VERSION, MemoryLayout<jpeg_decompress_struct>.size)
-        defer { jpeg_destroy_decompress(cinfo) }
-        return jpeg.withUnsafeBufferPointer { src -> [Coefficients] in
-            jpeg_mem_src(cinfo, src.baseAddress, UInt(src.count))
+        return JPEGFixtures.withLibjpegDecompressor(jpeg) { cinfo -> [Coefficients] in
             _ = jpeg_read_header(cinfo, 1)
             guard let arrays = jpeg_read_coefficients(cinfo) else { return [] }
             var out: [Coefficients] = []
