@@ -16,7 +16,12 @@
  *    less the probability that runs on past its corners (a page side ends at its corners; read
  *    from IC_DQ_RUN_SKIP past the corner, since a crossing of grid or checkerboard lines
  *    leaves a gap right at the junction, for up to IC_DQ_RUN_LEN cells).
- *    The frame edge, when a side, is not scored (it is the photo's edge, not the page's). */
+ *    The frame edge, when a side, is not scored (it is the photo's edge, not the page's).
+ * 4. The search: the line pairs that may meet at a corner (crossing inside the frame) or face
+ *    each other are tabled first, as bit sets; a side's terms depend only on its line and its
+ *    two crossings, so those of the lines crossing a given opposite pair are computed once per
+ *    pair, and a candidate is scored in full only if, with its unknown sides counted as
+ *    perfect, it could still beat the best so far (the same best as scoring them all). */
 #include "detect_quad_internal.h"
 
 #include <math.h>
@@ -24,22 +29,35 @@
 
 #define DQ_PI 3.14159265358979323846
 
-enum { IC_DQ_THETA = 180, IC_DQ_PEAKS = 64 };
+enum { IC_DQ_THETA = 180, IC_DQ_PEAKS = 64 }; /* angles; local maxima looked at for lines */
+_Static_assert(IC_DQ_MAX_LINES + 4 <= 64, "the search keeps sets of lines in 64-bit masks");
 static const float IC_DQ_VOTE_P = 0.25f;   /* cells below this do not vote */
 static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this much probability */
 static const double IC_DQ_DUP_DEG = 5.0, IC_DQ_DUP_CELLS = 2.5; /* closer lines are one */
 static const double IC_DQ_STEP = 0.5;       /* profile sampling step, cells */
 static const double IC_DQ_FRAME_COST = 0.05; /* score cost of a frame edge as a side */
+static const double IC_DQ_FRAME_TOL = 0.75;  /* corners may lie this far (cells) outside the frame */
 static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past a corner (cells) */
 static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
 static const double IC_DQ_RUN_FRAC = 0.5;   /* ... and at most this share of the side's length */
+
+/* Two lines as neighbouring sides: their crossing, where it lies along the first line, and
+ * the flags below. */
+typedef struct dq_pair {
+    ic_point x;
+    double t;          /* along(first line, x) */
+    int32_t corner;    /* they cross at >= 25 degrees, inside the frame (with its tolerance) */
+    int32_t opposite;  /* roughly parallel (< 60 degrees), not both frame edges */
+} dq_pair;
 
 size_t ic__dq_scratch(int32_t mw, int32_t mh) {
     const double diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
     size_t nrho = (size_t)(2 * ceil(diag) + 4);
     size_t nt = (size_t)(2 * diag / IC_DQ_STEP) + 4;
+    const size_t nl = IC_DQ_MAX_LINES + 4;
     return IC_DQ_THETA * nrho * sizeof(float)                      /* accumulator */
-           + (IC_DQ_MAX_LINES + 4) * nt * sizeof(float) + 64;      /* profiles */
+           + nl * nt * sizeof(float) + 64                          /* profiles */
+           + nl * nl * sizeof(dq_pair) + 64;                       /* line pairs */
 }
 
 static inline float map_at(const ic_dq_map *m, double u, double v) {
@@ -194,8 +212,63 @@ static int intersect(const ic_dq_line *a, const ic_dq_line *b, ic_point *p) {
     return 1;
 }
 
+/* Corners may lie IC_DQ_FRAME_TOL cells outside the frame. */
+static inline int in_frame(const ic_dq_map *m, ic_point p) {
+    return p.x >= m->fx0 - IC_DQ_FRAME_TOL && p.x <= m->fx1 + IC_DQ_FRAME_TOL && p.y >= m->fy0 - IC_DQ_FRAME_TOL &&
+           p.y <= m->fy1 + IC_DQ_FRAME_TOL;
+}
+
 /* |sin| of the angle between two lines. */
 static inline double cross_sin(const ic_dq_line *a, const ic_dq_line *b) { return fabs(a->nx * b->ny - a->ny * b->nx); }
+
+/* What score_quad counts of one side (unscored for a frame edge). */
+typedef struct dq_side {
+    double side, ends, runon;
+    int scored;
+} dq_side;
+
+/* The terms of the side of line l from ta to tb (either order); 0 if it is too short. */
+static int side_terms(const ic_dq_line *l, double ta, double tb, dq_side *o) {
+    if (ta > tb) { double t = ta; ta = tb; tb = t; }
+    const double len = tb - ta;
+    if (len < 2.0) return 0;
+    o->scored = !l->frame;
+    o->side = o->ends = 1;
+    o->runon = 0;
+    if (l->frame) return 1;
+    /* a page side is supported along its length (one quarter may be hidden by a hand):
+     * the side counts as its mean and its second-weakest quarter, so that a line
+     * touching a curved contour for a stretch does not pass for a side */
+    double qm[4];
+    for (int j = 0; j < 4; j++) qm[j] = integral(l, ta + j * len / 4, ta + (j + 1) * len / 4) / (len / 4);
+    for (int a = 1; a < 4; a++)
+        for (int b = a; b > 0 && qm[b] < qm[b - 1]; b--) { double t = qm[b]; qm[b] = qm[b - 1]; qm[b - 1] = t; }
+    o->side = 0.5 * integral(l, ta, tb) / len + 0.5 * qm[1];
+    /* the last 3 cells before each corner (also before a frame edge: a page cut by
+     * the frame reaches it) */
+    const double e = fmin(3.0, 0.2 * len);
+    o->ends = fmin(integral(l, ta, ta + e) / e, integral(l, tb - e, tb) / e);
+    const double r = fmin(IC_DQ_RUN_LEN, IC_DQ_RUN_FRAC * len), k = IC_DQ_RUN_SKIP;
+    o->runon = fmax(integral(l, ta - k - r, ta - k) / r, integral(l, tb + k, tb + k + r) / r);
+    return 1;
+}
+
+/* The score of four sides' terms; -HUGE_VAL when fewer than 3 are scored. A frame edge as a
+ * side costs a little: a real fourth side about as well supported wins. */
+static double combine(const dq_side t[4]) {
+    double total = 0, weakest = 1, ends = 1, runon = 0;
+    int scored = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!t[i].scored) continue;
+        total += t[i].side;
+        weakest = fmin(weakest, t[i].side);
+        ends = fmin(ends, t[i].ends);
+        runon = fmax(runon, t[i].runon);
+        scored++;
+    }
+    if (scored < 3) return -HUGE_VAL;
+    return 0.45 * total / scored + 0.35 * weakest + 0.2 * ends - 0.4 * runon - (scored == 3 ? IC_DQ_FRAME_COST : 0);
+}
 
 /* Scores the quad with sides s[0..3] (in order around it); returns 0 if it is not a valid
  * page shape. */
@@ -216,41 +289,13 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
     }
     double area = fabs(area2) / 2;
     if (area < min_area * m->fw * m->fh) return 0;
-    const double tol = 0.75; /* corners may lie this far (cells) outside the frame */
     for (int i = 0; i < 4; i++)
-        if (c[i].x < m->fx0 - tol || c[i].x > m->fx1 + tol || c[i].y < m->fy0 - tol || c[i].y > m->fy1 + tol) return 0;
-    double side[4], ends = 1, runon = 0, total = 0, weakest = 1;
-    int scored = 0;
-    for (int i = 0; i < 4; i++) {
-        const ic_dq_line *l = &L[s[i]];
-        double ta = along(l, c[(i + 3) & 3]), tb = along(l, c[i]);
-        int flip = ta > tb;
-        if (flip) { double t = ta; ta = tb; tb = t; }
-        double len = tb - ta;
-        if (len < 2.0) return 0;
-        if (l->frame) { side[i] = -1; continue; }
-        /* a page side is supported along its length (one quarter may be hidden by a hand):
-         * the side counts as its mean and its second-weakest quarter, so that a line
-         * touching a curved contour for a stretch does not pass for a side */
-        double qm[4];
-        for (int j = 0; j < 4; j++) qm[j] = integral(l, ta + j * len / 4, ta + (j + 1) * len / 4) / (len / 4);
-        for (int a = 1; a < 4; a++)
-            for (int b = a; b > 0 && qm[b] < qm[b - 1]; b--) { double t = qm[b]; qm[b] = qm[b - 1]; qm[b - 1] = t; }
-        side[i] = 0.5 * integral(l, ta, tb) / len + 0.5 * qm[1];
-        /* the last 3 cells before each corner (also before a frame edge: a page cut by
-         * the frame reaches it) */
-        double e = fmin(3.0, 0.2 * len);
-        double e0 = integral(l, ta, ta + e) / e, e1 = integral(l, tb - e, tb) / e;
-        ends = fmin(ends, fmin(e0, e1));
-        double r = fmin(IC_DQ_RUN_LEN, IC_DQ_RUN_FRAC * len), k = IC_DQ_RUN_SKIP;
-        runon = fmax(runon, fmax(integral(l, ta - k - r, ta - k) / r, integral(l, tb + k, tb + k + r) / r));
-        total += side[i];
-        weakest = fmin(weakest, side[i]);
-        scored++;
-    }
-    if (scored < 3) return 0;
-    /* a frame edge as a side costs a little: a real fourth side about as well supported wins */
-    q->score = 0.45 * total / scored + 0.35 * weakest + 0.2 * ends - 0.4 * runon - (scored == 3 ? IC_DQ_FRAME_COST : 0);
+        if (!in_frame(m, c[i])) return 0;
+    dq_side t[4];
+    for (int i = 0; i < 4; i++)
+        if (!side_terms(&L[s[i]], along(&L[s[i]], c[(i + 3) & 3]), along(&L[s[i]], c[i]), &t[i])) return 0;
+    q->score = combine(t);
+    if (q->score == -HUGE_VAL) return 0;
     for (int i = 0; i < 4; i++) {
         q->corner[i] = c[i];
         q->side[i] = s[i];
@@ -278,20 +323,53 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
     const int32_t total = n + 4;
     for (int32_t i = 0; i < total; i++) profile(m, &L[i], profs + (size_t)i * nt, nt, diag);
     const double min_sin = sin(25 * DQ_PI / 180), max_opp = sin(60 * DQ_PI / 180);
+    dq_pair *P = (dq_pair *)(void *)(((uintptr_t)(profs + (size_t)total * nt) + 63) & ~(uintptr_t)63);
+    for (int32_t i = 0; i < total; i++)
+        for (int32_t j = 0; j < total; j++) {
+            dq_pair *p = &P[i * total + j];
+            const double sn = cross_sin(&L[i], &L[j]);
+            p->opposite = i != j && sn <= max_opp && !(L[i].frame && L[j].frame);
+            p->corner = i != j && sn >= min_sin && intersect(&L[i], &L[j], &p->x) && in_frame(m, p->x);
+            p->t = p->corner ? along(&L[i], p->x) : 0;
+        }
+    /* as bit sets (total <= 64): the lines each line may meet at a corner or face */
+    uint64_t corner[IC_DQ_MAX_LINES + 4], opposite[IC_DQ_MAX_LINES + 4];
+    for (int32_t i = 0; i < total; i++) {
+        corner[i] = opposite[i] = 0;
+        for (int32_t j = 0; j < total; j++) {
+            corner[i] |= (uint64_t)P[i * total + j].corner << j;
+            opposite[i] |= (uint64_t)P[i * total + j].opposite << j;
+        }
+    }
+    /* Each side's terms are known once its two crossings are: the lines x meeting a and b
+     * get theirs once per pair (a, b); the candidates that cannot beat the best so far,
+     * with the sides not yet known counted as perfect, are not scored. */
     int found = 0;
+    dq_side tx[IC_DQ_MAX_LINES + 4];
     for (int32_t a = 0; a < total; a++)
         for (int32_t b = a + 1; b < total; b++) {
-            if (L[a].frame && L[b].frame) continue;
-            if (cross_sin(&L[a], &L[b]) > max_opp) continue; /* not roughly opposite */
-            for (int32_t c = a + 1; c < total; c++) {
-                if (c == b) continue;
-                for (int32_t d = c + 1; d < total; d++) {
-                    if (d == b) continue;
-                    int frames = !!L[a].frame + !!L[b].frame + !!L[c].frame + !!L[d].frame;
-                    if (frames > 1) continue;
-                    if (cross_sin(&L[c], &L[d]) > max_opp) continue;
-                    if (cross_sin(&L[a], &L[c]) < min_sin || cross_sin(&L[a], &L[d]) < min_sin ||
-                        cross_sin(&L[b], &L[c]) < min_sin || cross_sin(&L[b], &L[d]) < min_sin)
+            if (!P[a * total + b].opposite) continue;
+            /* c > a, d > c, both meeting a and b at corners, c and d facing each other */
+            uint64_t cs = corner[a] & corner[b] & ~((2ull << a) - 1) & ~(1ull << b);
+            for (uint64_t xm = cs; xm; xm &= xm - 1) {
+                const int32_t x = __builtin_ctzll(xm);
+                if (!side_terms(&L[x], P[x * total + a].t, P[x * total + b].t, &tx[x])) cs &= ~(1ull << x);
+            }
+            const dq_side perfect = {1, 1, 0, 1}, ta0 = {1, 1, 0, !L[a].frame}, tb0 = {1, 1, 0, !L[b].frame};
+            const dq_side frame = {1, 1, 0, 0};
+            for (uint64_t cm = cs; cm; cm &= cm - 1) {
+                const int32_t c = __builtin_ctzll(cm);
+                /* the score a candidate must beat to be kept */
+                const double bar = found ? best->score : -HUGE_VAL;
+                const dq_side t1[4] = {ta0, tx[c], tb0, perfect}, t2[4] = {ta0, tx[c], tb0, frame};
+                if (fmax(combine(t1), combine(t2)) <= bar) continue;
+                for (uint64_t dm = cs & opposite[c] & ~((2ull << c) - 1); dm; dm &= dm - 1) {
+                    const int32_t d = __builtin_ctzll(dm);
+                    if (!!L[a].frame + !!L[b].frame + !!L[c].frame + !!L[d].frame > 1) continue;
+                    dq_side t[4] = {ta0, tx[c], tb0, tx[d]};
+                    if (combine(t) <= bar) continue;
+                    if (!side_terms(&L[a], P[a * total + d].t, P[a * total + c].t, &t[0]) ||
+                        !side_terms(&L[b], P[b * total + c].t, P[b * total + d].t, &t[2]) || combine(t) <= bar)
                         continue;
                     const int32_t s[4] = {a, c, b, d};
                     ic_dq_quad q;

@@ -6,7 +6,7 @@
 #include "internal.h"
 #include "imagecore/detect.h"
 
-enum { IC_DQ_MAX_LINES = 28 }; /* Hough lines kept (the four frame edges come on top) */
+enum { IC_DQ_MAX_LINES = 28 }; /* Hough lines kept (the four frame edges come on top; at most 60) */
 
 /* The boundary map in map coordinates, and the frame (the source image's edges) in them. */
 typedef struct ic_dq_map {
