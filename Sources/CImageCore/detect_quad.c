@@ -80,15 +80,24 @@ static void line_set(ic_dq_line *l, double theta, double c) {
     l->c = c;
 }
 
-/* Weighted least squares over the cells with p >= IC_DQ_VOTE_P within 1 cell of the line. */
+/* Weighted least squares over the cells with p >= IC_DQ_VOTE_P within 1 cell of the line
+ * (each row visited only over the columns that can be that close). */
 static void refit(const ic_dq_map *m, ic_dq_line *l) {
     double sw = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
     for (int32_t j = 0; j < m->h; j++) {
         const float *row = m->p + (size_t)j * m->stride;
-        for (int32_t i = 0; i < m->w; i++) {
+        const double v = j + 0.5;
+        int32_t i0 = 0, i1 = m->w - 1;
+        if (fabs(l->nx) > 1e-6) { /* |nx u + ny v - c| <= 1, widened by a cell */
+            double ua = (l->c - l->ny * v - 1) / l->nx, ub = (l->c - l->ny * v + 1) / l->nx;
+            if (ua > ub) { double t = ua; ua = ub; ub = t; }
+            if (ua > i0 + 1) i0 = ua >= m->w ? m->w : (int32_t)ua - 1;
+            if (ub < i1 - 1) i1 = ub < 0 ? -1 : (int32_t)ub + 1;
+        }
+        for (int32_t i = i0; i <= i1; i++) {
             float p = row[i];
             if (p < IC_DQ_VOTE_P) continue;
-            double u = i + 0.5, v = j + 0.5;
+            double u = i + 0.5;
             if (fabs(l->nx * u + l->ny * v - l->c) > 1.0) continue;
             sw += p; sx += p * u; sy += p * v; sxx += p * u * u; syy += p * v * v; sxy += p * u * v;
         }
