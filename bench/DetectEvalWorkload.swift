@@ -11,7 +11,8 @@ import ImageCore
 /// detection. Environment: `IC_DETECT_DATA=dir` evaluates another split (the training split
 /// for calibration: only the training split may be used while tuning);
 /// `IC_DETECT_SCORES=file` also writes, per image, the best candidate's raw score,
-/// whether it was right, whether the image has a page and its file (detections made with no confidence threshold), for
+/// whether it was right, whether the image has a page, its file and, for a page, the largest corner error in % of the
+/// diagonal (detections made with no confidence threshold), for
 /// scripts/detector/calibrate.py; `IC_DETECT_JSON=file` writes the figures as JSON;
 /// `IC_DETECT_WORK=n` sets the working size (default: the detector's);
 /// `IC_DETECT_DUMP=dir` writes each miss (and each false page, "false-" prefixed) with the
@@ -99,7 +100,7 @@ enum DetectEval {
                 let e = cornerErrors(q, truth)
                 ok = e.max <= 0.015 * diag
                 geometric = ok
-                if scoresPath != nil, d.score != 0 { scoreLines += String(format: "%.6f %d 1 %@\n", d.score, ok ? 1 : 0, l.file) }
+                if scoresPath != nil, d.score != 0 { scoreLines += String(format: "%.6f %d 1 %@ %.3f\n", d.score, ok ? 1 : 0, l.file, 100 * e.max / diag) }
                 if d.confidence >= threshold { errSum += e.mean / diag; errN += 1 } else { ok = false }
             } else if scoresPath != nil, d.score != 0 {
                 scoreLines += String(format: "%.6f 0 1 %@\n", d.score, l.file)

@@ -240,6 +240,15 @@ static void detect_enhance(ctx *c) {
                 void *scratch = malloc(need);
                 ic_page_detection d;
                 fuzz_expect(ic_detect_page(&a.im, &o, scratch, need, &d), 0);
+                int32_t mw = 0, mh = 0;
+                if (ic_detect_map_size(w, h, &o, &mw, &mh) == IC_OK) { /* both maps, in [0, 1] */
+                    float *maps = malloc(2 * (size_t)mw * (size_t)mh * sizeof *maps);
+                    const ic_status st = ic_detect_maps(&a.im, &o, scratch, need, maps, maps + (size_t)mw * mh, (size_t)mw);
+                    fuzz_expect(st, 0);
+                    for (size_t i = 0; st == IC_OK && i < 2 * (size_t)mw * mh; i++)
+                        if (!(maps[i] >= 0 && maps[i] <= 1)) abort();
+                    free(maps);
+                }
                 free(scratch);
             }
         } else {

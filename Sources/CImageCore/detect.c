@@ -7,10 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Default smallest confidence reported as found: chosen on the validation split (the lowest of
- * 0.3, 0.4, ... 0.7 at which its false pages stay within 2 %). */
-static const double IC_DETECT_MIN_CONFIDENCE = 0.7;
-
 typedef struct opts {
     int32_t work;
     double min_area, min_confidence;
@@ -19,7 +15,7 @@ typedef struct opts {
 static ic_status check_options(const ic_detect_options *o, opts *r) {
     r->work = IC_DM_WORK;
     r->min_area = 0.005;
-    r->min_confidence = IC_DETECT_MIN_CONFIDENCE;
+    r->min_confidence = ic__dm_min_confidence; /* chosen on the validation split, see detect_model.c */
     if (!o) return IC_OK;
     if (o->min_confidence != 0) {
         if (!(o->min_confidence <= 1) || isnan(o->min_confidence)) return IC_ERR_INVALID_ARGUMENT;
@@ -36,17 +32,20 @@ static ic_status check_options(const ic_detect_options *o, opts *r) {
     return IC_OK;
 }
 
+double ic_detect_default_min_confidence(void) { return ic__dm_min_confidence; }
+
 static ic_status check_size(int32_t width, int32_t height) {
     if (width < 1 || height < 1) return IC_ERR_INVALID_ARGUMENT;
     if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION) return IC_ERR_TOO_LARGE;
     return IC_OK;
 }
 
-/* Scratch: the map, then one area shared by the map stage and the quad search. */
+/* Scratch: the boundary map, the inside map, then one area shared by the map stage and the
+ * quad search. `map_bytes` receives the size of one map. */
 static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width, size_t *map_bytes) {
     *map_bytes = (((size_t)g->mw * (size_t)g->mh * sizeof(float)) + 63) & ~(size_t)63;
     size_t dm = ic__dm_scratch(g, src_width), dq = ic__dq_scratch(g->mw, g->mh);
-    return *map_bytes + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
+    return 2 * *map_bytes + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
 }
 
 /* The working geometry of a width x height image under `options`, both checked. */
@@ -79,9 +78,9 @@ ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_opti
     return IC_OK;
 }
 
-/* Validation shared by both entry points; lays out the scratch. */
+/* Validation shared by the entry points; lays out the scratch (the two maps, then `base`). */
 static ic_status prepare(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
-                         ic_dm_geometry *g, opts *o, uint8_t **base, float **map) {
+                         ic_dm_geometry *g, opts *o, uint8_t **base, float **map, float **inside) {
     if (!image || !scratch) return IC_ERR_INVALID_ARGUMENT;
     ic_status st = ic_image_validate(image);
     if (st != IC_OK) return st;
@@ -95,23 +94,30 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
     if (scratch_size < scratch_bytes(g, image->width, &map_bytes)) return IC_ERR_BUFFER_TOO_SMALL;
     uint8_t *b = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     *map = (float *)(void *)b;
-    *base = b + map_bytes;
+    *inside = (float *)(void *)(b + map_bytes);
+    *base = b + 2 * map_bytes;
+    return IC_OK;
+}
+
+ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
+                         float *boundary, float *inside, size_t map_stride) {
+    if (!boundary && !inside) return IC_ERR_INVALID_ARGUMENT;
+    ic_dm_geometry g;
+    opts o;
+    uint8_t *base;
+    float *own, *own_inside;
+    ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &own, &own_inside);
+    if (st != IC_OK) return st;
+    if (map_stride < (size_t)g.mw) return IC_ERR_INVALID_ARGUMENT;
+    const ic__settings set = ic__settings_read();
+    ic__dm_run(image, &g, set.cpu, base, boundary, inside, map_stride);
     return IC_OK;
 }
 
 ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options *options, void *scratch,
                                  size_t scratch_size, float *map, size_t map_stride) {
     if (!map) return IC_ERR_INVALID_ARGUMENT;
-    ic_dm_geometry g;
-    opts o;
-    uint8_t *base;
-    float *own;
-    ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &own);
-    if (st != IC_OK) return st;
-    if (map_stride < (size_t)g.mw) return IC_ERR_INVALID_ARGUMENT;
-    const ic__settings set = ic__settings_read();
-    ic__dm_run(image, &g, set.cpu, base, map, map_stride);
-    return IC_OK;
+    return ic_detect_maps(image, options, scratch, scratch_size, map, NULL, map_stride);
 }
 
 ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
@@ -121,17 +127,17 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
     ic_dm_geometry g;
     opts o;
     uint8_t *base;
-    float *map;
-    ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &map);
+    float *map, *inside;
+    ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &map, &inside);
     if (st != IC_OK) return st;
     out->work_width = g.w;
     out->work_height = g.h;
     if (g.w < 16 || g.h < 16) return IC_OK; /* too small to hold a page: not found */
 
     const ic__settings set = ic__settings_read();
-    ic__dm_run(image, &g, set.cpu, base, map, (size_t)g.mw);
+    ic__dm_run(image, &g, set.cpu, base, map, inside, (size_t)g.mw);
     const double k = g.k;
-    ic_dq_map m = {map, g.mw, g.mh, (size_t)g.mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
+    ic_dq_map m = {map, inside, g.mw, g.mh, (size_t)g.mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
                    (image->height / k + 0.5) / 2, 0, 0};
     m.fw = m.fx1 - m.fx0;
     m.fh = m.fy1 - m.fy0;

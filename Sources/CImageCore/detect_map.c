@@ -186,7 +186,7 @@ static void up_add(const ic_dm_tensor *low, int32_t ch, const ic_dm_tensor *skip
 }
 
 void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch, float *map,
-                size_t map_stride) {
+                float *inside, size_t map_stride) {
     layout L;
     lay_out(g, image->width, scratch, &L);
     /* zero borders: every tensor's border must read as 0 (the interiors are overwritten) */
@@ -214,11 +214,15 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     conv(fn, 9, &L.qa, &L.qb, 0);
     up_add(&L.qb, IC_DM_C0, &L.s1);
     conv(fn, 10, &L.s1, &L.a, 1);
-    /* the logits go to s1's first plane (s1 is no longer needed) */
+    /* the logits go to s1's first planes (s1 is no longer needed): boundary, inside */
     conv(fn, 11, &L.a, &L.s1, 0);
-    for (int32_t y = 0; y < g->mh; y++) {
-        const float *z = L.s1.data + (ptrdiff_t)y * L.s1.stride;
-        float *o = map + (size_t)y * map_stride;
-        for (int32_t x = 0; x < g->mw; x++) o[x] = 1.0f / (1.0f + expf(-z[x]));
+    float *outs[IC_DM_OUT] = {map, inside};
+    for (int32_t c = 0; c < IC_DM_OUT; c++) {
+        if (!outs[c]) continue;
+        for (int32_t y = 0; y < g->mh; y++) {
+            const float *z = L.s1.data + c * L.s1.plane + (ptrdiff_t)y * L.s1.stride;
+            float *o = outs[c] + (size_t)y * map_stride;
+            for (int32_t x = 0; x < g->mw; x++) o[x] = 1.0f / (1.0f + expf(-z[x]));
+        }
     }
 }

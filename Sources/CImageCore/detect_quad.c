@@ -5,8 +5,10 @@
  * normal, along d = (-n.y, n.x).
  *
  * 1. Hough transform of the map: every cell with p >= IC_DQ_VOTE_P votes p for each of 180
- *    normal angles (offset split linearly between two 1-cell bins); the strongest separated
- *    local maxima become lines, each refitted by weighted least squares to the cells near it.
+ *    normal angles (offset split linearly between two 1-cell bins); the IC_DQ_PEAKS strongest
+ *    local maxima, each refitted by weighted least squares to the cells near it, are ranked
+ *    by their strongest run of probability (not their votes) and the first IC_DQ_MAX_LINES
+ *    that are not near-duplicates become lines.
  *    The four frame edges are lines too (flagged).
  * 2. Each line is profiled: the map sampled every half cell along it, as prefix sums, so the
  *    mean probability over any stretch of it costs two look-ups.
@@ -21,7 +23,10 @@
  *    each other are tabled first, as bit sets; a side's terms depend only on its line and its
  *    two crossings, so those of the lines crossing a given opposite pair are computed once per
  *    pair, and a candidate is scored in full only if, with its unknown sides counted as
- *    perfect, it could still beat the best so far (the same best as scoring them all). */
+ *    perfect, it could still beat the IC_DQ_TOPK-th best so far (the same best as scoring
+ *    them all).
+ * 5. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
+ *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added. */
 #include "detect_quad_internal.h"
 
 #include <math.h>
@@ -29,17 +34,20 @@
 
 #define DQ_PI 3.14159265358979323846
 
-enum { IC_DQ_THETA = 180, IC_DQ_PEAKS = 64 }; /* angles; local maxima looked at for lines */
+enum { IC_DQ_THETA = 180, IC_DQ_PEAKS = 128 }; /* angles; local maxima looked at for lines */
 _Static_assert(IC_DQ_MAX_LINES + 4 <= 64, "the search keeps sets of lines in 64-bit masks");
 static const float IC_DQ_VOTE_P = 0.25f;   /* cells below this do not vote */
 static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this much probability */
 static const double IC_DQ_DUP_DEG = 5.0, IC_DQ_DUP_CELLS = 2.5; /* closer lines are one */
 static const double IC_DQ_STEP = 0.5;       /* profile sampling step, cells */
+static const double IC_DQ_RUN_P = 0.5;      /* lines rank by their run of probability above this */
 static const double IC_DQ_FRAME_COST = 0.05; /* score cost of a frame edge as a side */
 static const double IC_DQ_FRAME_TOL = 0.75;  /* corners may lie this far (cells) outside the frame */
 static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past a corner (cells) */
 static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
 static const double IC_DQ_RUN_FRAC = 0.5;   /* ... and at most this share of the side's length */
+enum { IC_DQ_TOPK = 8 };                    /* candidates scored again with the inside map ... */
+static const double IC_DQ_INSIDE_W = 0.5;   /* ... adding this times its contrast */
 
 /* Two lines as neighbouring sides: their crossing, where it lies along the first line, and
  * the flags below. */
@@ -60,19 +68,7 @@ size_t ic__dq_scratch(int32_t mw, int32_t mh) {
            + nl * nl * sizeof(dq_pair) + 64;                       /* line pairs */
 }
 
-static inline float map_at(const ic_dq_map *m, double u, double v) {
-    double fx = u - 0.5, fy = v - 0.5;
-    if (!(fx > -1 && fy > -1 && fx < m->w && fy < m->h)) return 0.0f;
-    int32_t x0 = (int32_t)floor(fx), y0 = (int32_t)floor(fy);
-    double ax = fx - x0, ay = fy - y0;
-    int32_t x1 = x0 + 1, y1 = y0 + 1;
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 > m->w - 1) x1 = m->w - 1;
-    if (y1 > m->h - 1) y1 = m->h - 1;
-    const float *r0 = m->p + (size_t)y0 * m->stride, *r1 = m->p + (size_t)y1 * m->stride;
-    return (float)((1 - ay) * ((1 - ax) * r0[x0] + ax * r0[x1]) + ay * ((1 - ax) * r1[x0] + ax * r1[x1]));
-}
+static inline float map_at(const ic_dq_map *m, double u, double v) { return ic__dq_sample(m, m->p, u, v); }
 
 static void line_set(ic_dq_line *l, double theta, double c) {
     l->nx = cos(theta);
@@ -112,6 +108,20 @@ static void refit(const ic_dq_map *m, ic_dq_line *l) {
     l->nx = nx;
     l->ny = ny;
     l->c = nx * mx + ny * my;
+}
+
+/* The strongest run along a line: the largest sum, over a stretch of it, of the map's
+ * excess over IC_DQ_RUN_P (in cells). A page side is a stretch of high probability; a line
+ * through scattered texture responses can collect as many votes with no such stretch. */
+static double strongest_run(const ic_dq_map *m, const ic_dq_line *l, double diag) {
+    const double dx = -l->ny, dy = l->nx, px = l->nx * l->c, py = l->ny * l->c;
+    double run = 0, best = 0;
+    for (double t = -diag; t <= diag; t += IC_DQ_STEP) {
+        const double v = (map_at(m, px + t * dx, py + t * dy) - IC_DQ_RUN_P) * IC_DQ_STEP;
+        run = run > 0 ? run + v : v;
+        if (run > best) best = run;
+    }
+    return best;
 }
 
 /* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). */
@@ -157,20 +167,35 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines) {
                 }
             if (!is_max) continue;
             /* keep the IC_DQ_PEAKS strongest, sorted descending */
-            int32_t at = np < IC_DQ_PEAKS ? np++ : IC_DQ_PEAKS - 1;
-            if (at == IC_DQ_PEAKS - 1 && np == IC_DQ_PEAKS && peaks[at].v >= v) continue;
+            int32_t at;
+            if (np < IC_DQ_PEAKS) at = np++;
+            else if (v > peaks[IC_DQ_PEAKS - 1].v) at = IC_DQ_PEAKS - 1;
+            else continue; /* (full: only a stronger one enters; never read an unset slot) */
             while (at > 0 && peaks[at - 1].v < v) { peaks[at] = peaks[at - 1]; at--; }
             peaks[at].v = v;
             peaks[at].t = t;
             peaks[at].b = b;
         }
+    /* the peaks as refitted lines, ranked by their strongest run rather than their votes: a
+     * short page side (a card, a receipt) is a strong run that collects fewer votes than a
+     * long line through scattered texture responses */
+    ic_dq_line cand[IC_DQ_PEAKS];
+    double key[IC_DQ_PEAKS];
+    int32_t ord[IC_DQ_PEAKS];
+    for (int32_t i = 0; i < np; i++) {
+        ic_dq_line *l = &cand[i];
+        line_set(l, peaks[i].t * DQ_PI / IC_DQ_THETA, peaks[i].b - off + 0.5);
+        l->votes = peaks[i].v;
+        l->frame = 0;
+        refit(m, l);
+        key[i] = strongest_run(m, l, diag);
+        ord[i] = i;
+    }
+    for (int32_t a = 1; a < np; a++) /* stable: equal keys keep the votes' order */
+        for (int32_t b = a; b > 0 && key[ord[b]] > key[ord[b - 1]]; b--) { int32_t t = ord[b]; ord[b] = ord[b - 1]; ord[b - 1] = t; }
     int32_t n = 0;
     for (int32_t i = 0; i < np && n < IC_DQ_MAX_LINES; i++) {
-        ic_dq_line l;
-        line_set(&l, peaks[i].t * DQ_PI / IC_DQ_THETA, peaks[i].b - off + 0.5);
-        l.votes = peaks[i].v;
-        l.frame = 0;
-        refit(m, &l);
+        const ic_dq_line l = cand[ord[i]];
         int dup = 0;
         for (int32_t k = 0; k < n && !dup; k++) {
             double dot = l.nx * lines[k].nx + l.ny * lines[k].ny;
@@ -312,6 +337,16 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
     return 1;
 }
 
+/* Inserts q into top (descending by score, at most IC_DQ_TOPK; the earlier of equals first). */
+static void keep_top(ic_dq_quad *top, int32_t *n, const ic_dq_quad *q) {
+    int32_t at;
+    if (*n < IC_DQ_TOPK) at = (*n)++;
+    else if (q->score > top[IC_DQ_TOPK - 1].score) at = IC_DQ_TOPK - 1;
+    else return;
+    while (at > 0 && top[at - 1].score < q->score) { top[at] = top[at - 1]; at--; }
+    top[at] = *q;
+}
+
 int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
     float *acc = (float *)(void *)scratch;
     const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
@@ -353,7 +388,8 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
     /* Each side's terms are known once its two crossings are: the lines x meeting a and b
      * get theirs once per pair (a, b); the candidates that cannot beat the best so far,
      * with the sides not yet known counted as perfect, are not scored. */
-    int found = 0;
+    ic_dq_quad top[IC_DQ_TOPK]; /* the best candidates by this score, descending */
+    int32_t ntop = 0;
     dq_side tx[IC_DQ_MAX_LINES + 4];
     for (int32_t a = 0; a < total; a++)
         for (int32_t b = a + 1; b < total; b++) {
@@ -369,7 +405,7 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
             for (uint64_t cm = cs; cm; cm &= cm - 1) {
                 const int32_t c = __builtin_ctzll(cm);
                 /* the score a candidate must beat to be kept */
-                const double bar = found ? best->score : -HUGE_VAL;
+                const double bar = ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL;
                 const dq_side t1[4] = {ta0, tx[c], tb0, perfect}, t2[4] = {ta0, tx[c], tb0, frame};
                 if (fmax(combine(t1), combine(t2)) <= bar) continue;
                 for (uint64_t dm = cs & opposite[c] & ~((2ull << c) - 1); dm; dm &= dm - 1) {
@@ -383,9 +419,17 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
                     const int32_t s[4] = {a, c, b, d};
                     ic_dq_quad q;
                     if (!score_quad(m, L, s, min_area, &q)) continue;
-                    if (!found || q.score > best->score) { *best = q; found = 1; }
+                    keep_top(top, &ntop, &q);
                 }
             }
         }
-    return found;
+    /* the best few scored again with the inside map */
+    for (int32_t i = 0; i < ntop; i++) {
+        int32_t frame_sides = 0;
+        for (int e = 0; e < 4; e++)
+            if (L[top[i].side[e]].frame) frame_sides |= 1 << e;
+        top[i].score += IC_DQ_INSIDE_W * ic__dq_inside_contrast(m, top[i].corner, frame_sides);
+        if (i == 0 || top[i].score > best->score) *best = top[i];
+    }
+    return ntop > 0;
 }

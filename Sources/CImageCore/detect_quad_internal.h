@@ -6,16 +6,35 @@
 #include "internal.h"
 #include "imagecore/detect.h"
 
+#include <math.h>
+
 enum { IC_DQ_MAX_LINES = 28 }; /* Hough lines kept (the four frame edges come on top; at most 60) */
 
-/* The boundary map in map coordinates, and the frame (the source image's edges) in them. */
+/* The boundary map and the inside map (same geometry and stride) in map coordinates, and
+ * the frame (the source image's edges) in them. */
 typedef struct ic_dq_map {
     const float *p;
+    const float *inside;
     int32_t w, h;
     size_t stride;
     double fx0, fy0, fx1, fy1; /* frame edges */
     double fw, fh;             /* frame size */
 } ic_dq_map;
+
+/* Bilinear sample of plane `p` (the map's geometry) at map point (u, v); 0 outside. */
+static inline float ic__dq_sample(const ic_dq_map *m, const float *p, double u, double v) {
+    double fx = u - 0.5, fy = v - 0.5;
+    if (!(fx > -1 && fy > -1 && fx < m->w && fy < m->h)) return 0.0f;
+    int32_t x0 = (int32_t)floor(fx), y0 = (int32_t)floor(fy);
+    double ax = fx - x0, ay = fy - y0;
+    int32_t x1 = x0 + 1, y1 = y0 + 1;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > m->w - 1) x1 = m->w - 1;
+    if (y1 > m->h - 1) y1 = m->h - 1;
+    const float *r0 = p + (size_t)y0 * m->stride, *r1 = p + (size_t)y1 * m->stride;
+    return (float)((1 - ay) * ((1 - ax) * r0[x0] + ax * r0[x1]) + ay * ((1 - ax) * r1[x0] + ax * r1[x1]));
+}
 
 /* A line {p : nx * u + ny * v = c}, its Hough votes, its profile (see detect_quad.c) and,
  * for a frame edge, its bit (1 top, 2 right, 4 bottom, 8 left). */
@@ -47,5 +66,10 @@ IC_INTERNAL int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_a
  * edge positions across each side, a robust line fit, intersections. Sides flagged in
  * `frame_sides` (bit i: side i is the frame edge) are kept. `k` is the working box size. */
 IC_INTERNAL void ic__dq_refine(const ic_image *image, int32_t k, int32_t frame_sides, ic_point quad[4]);
+
+/* The inside map's contrast for the quad with corners c (corner i ends side i; bit i of
+ * `frame_sides`: side i is a frame edge): its mean over the quad's interior less its mean
+ * in a band just outside the sides that are not frame edges, in [-1, 1] (detect_region.c). */
+IC_INTERNAL double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t frame_sides);
 
 #endif

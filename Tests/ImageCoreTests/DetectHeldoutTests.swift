@@ -34,11 +34,14 @@ struct DetectHeldoutTests {
     }
 
     /// The targets are >= 95 % within 1.5 % and <= 2 % false pages; the detector
-    /// does not reach the first (README, "Page detection": 66.8 % and 2 % on the 500-photo
-    /// held-out split). This subset guards the level reached when the weights were made:
-    /// 31 of its 40 pages and 1 false page of its 20 page-less photos; any change to the
-    /// model or the quad search must keep at least that.
-    @Test("held-out subset: at least 31 of 40 pages within 1.5 % of the diagonal, at most 1 of 20 false pages")
+    /// does not reach the first (README, "Page detection": 73.8 % and 2 % on the 500-photo
+    /// held-out split of 1600 px photos). This subset guards the level reached when the
+    /// weights were made: 33 of its 40 pages and 3 false pages of its 20 page-less photos;
+    /// any change to the model or the quad search must keep at least that. Its photos are
+    /// 360 px: at that size false pages are more frequent than at 1600 px (the threshold was
+    /// chosen on 1600 px validation photos; 360 px validation photos of the training
+    /// packages give 5 of 120, against 1 of 60 at 1600 px — README).
+    @Test("held-out subset: at least 33 of 40 pages within 1.5 % of the diagonal, at most 3 of 20 false pages")
     func heldoutSubset() throws {
         var pages = 0, good = 0, empty = 0, falsePages = 0, misses: [String] = []
         for l in try Self.labels() {
@@ -57,8 +60,8 @@ struct DetectHeldoutTests {
         }
         #expect(pages >= 40 && empty >= 20)
         print("held-out subset: \(good)/\(pages) pages within 1.5 %, \(falsePages)/\(empty) false pages")
-        #expect(good >= 31, "\(good)/\(pages): \(misses)")
-        #expect(falsePages <= 1, "\(falsePages)/\(empty): \(misses)")
+        #expect(good >= 33, "\(good)/\(pages): \(misses)")
+        #expect(falsePages <= 3, "\(falsePages)/\(empty): \(misses)")
     }
 
     @Test("uniform, tiny, long and noisy images are not found; every format, never a crash")

@@ -3,15 +3,15 @@ import Foundation
 import Testing
 @testable import ImageCore
 
-/// The learned boundary map: the C inference against the training framework's own output on
-/// fixed inputs, and the scalar reference against the AVX2 kernels.
+/// The learned boundary and inside maps: the C inference against the training framework's own
+/// output on fixed inputs, and the scalar reference against the AVX2 kernels.
 @Suite("Page detection: boundary map")
 struct DetectMapTests {
     /// One fixed input of `Fixtures/detect-map-reference.bin` (written by
     /// scripts/detector/export.py from PyTorch's float32 output of the exported weights).
     struct Reference {
         var width: Int, height: Int, rgb: [UInt8]
-        var mapWidth: Int, mapHeight: Int, probabilities: [Float]
+        var mapWidth: Int, mapHeight: Int, probabilities: [Float], inside: [Float]
     }
 
     static func references() throws -> [Reference] {
@@ -27,11 +27,14 @@ struct DetectMapTests {
             let rgb = [UInt8](data[at..<at + 3 * w * h])
             at += 3 * w * h
             let mw = int32(), mh = int32()
-            let p = data.subdata(in: at..<at + 4 * mw * mh).withUnsafeBytes { raw in
-                (0..<mw * mh).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+            func floats() -> [Float] {
+                defer { at += 4 * mw * mh }
+                return data.subdata(in: at..<at + 4 * mw * mh).withUnsafeBytes { raw in
+                    (0..<mw * mh).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+                }
             }
-            at += 4 * mw * mh
-            out.append(Reference(width: w, height: h, rgb: rgb, mapWidth: mw, mapHeight: mh, probabilities: p))
+            let p = floats(), inside = floats()
+            out.append(Reference(width: w, height: h, rgb: rgb, mapWidth: mw, mapHeight: mh, probabilities: p, inside: inside))
         }
         return out
     }
@@ -54,12 +57,18 @@ struct DetectMapTests {
         #expect(refs.count == 3)
         for r in refs {
             let img = try Self.image(r)
-            let map = try PageDetector().boundaryMap(of: img)
-            #expect(map.width == r.mapWidth && map.height == r.mapHeight)
-            var worst: Float = 0
-            for i in 0..<min(map.values.count, r.probabilities.count) { worst = max(worst, abs(map.values[i] - r.probabilities[i])) }
-            print("boundary map \(r.width)x\(r.height) vs PyTorch: worst |dp| \(worst)")
-            #expect(worst <= 1e-4, "\(r.width)x\(r.height): worst |dp| \(worst)")
+            let maps = try PageDetector().maps(of: img)
+            #expect(maps.width == r.mapWidth && maps.height == r.mapHeight)
+            #expect(maps.boundary.count == r.probabilities.count && maps.inside.count == r.inside.count)
+            #expect(try PageDetector().boundaryMap(of: img).values == maps.boundary)
+            for (name, c, ref) in [("boundary", maps.boundary, r.probabilities), ("inside", maps.inside, r.inside)] {
+                var worst: Float = 0
+                for i in 0..<min(c.count, ref.count) { worst = max(worst, abs(c[i] - ref[i])) }
+                print("\(name) map \(r.width)x\(r.height) vs PyTorch: worst |dp| \(worst)")
+                #expect(worst <= 1e-4, "\(name) \(r.width)x\(r.height): worst |dp| \(worst)")
+            }
+            // the fixed scene has a page: the inside map must say so somewhere and not everywhere
+            #expect(r.inside.contains { $0 > 0.5 } && r.inside.contains { $0 < 0.5 })
         }
     }
 
@@ -73,6 +82,8 @@ struct DetectMapTests {
         let gray = try big.converted(to: .gray8)
         for (name, values) in [
             ("rgb", scalarAndVector { try! PageDetector().boundaryMap(of: rgb).values }),
+            ("rgb inside", scalarAndVector { try! PageDetector().maps(of: rgb).inside }),
+            ("nv12 inside", scalarAndVector { try! PageDetector().maps(of: nv12).inside }),
             ("rgba", scalarAndVector { try! PageDetector().boundaryMap(of: rgba).values }),
             ("rgba 611x397", scalarAndVector { try! PageDetector().boundaryMap(of: big).values }),
             ("nv12", scalarAndVector { try! PageDetector().boundaryMap(of: nv12).values }),

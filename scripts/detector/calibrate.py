@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the detector's confidence on the validation split (never the held-out one).
 
-    calibrate.py SCORES.txt OUT.json [--split NAME]
+    calibrate.py SCORES.txt OUT.json [--split NAME] [--negatives N] [--threshold-scores MORE.txt --threshold-negatives M]
 
 The validation split is drawn from the training packages with seeds the network was not
 trained on (`make detector-data`), so the fit sees the network as it sees new photos (on the
@@ -11,6 +11,11 @@ line per image that had a candidate, "score correct page file" (correct: every c
 of the diagonal; page-less photos are never correct). Fits P(correct | score) =
 sigmoid(a * score + b) by maximum likelihood (Newton's method), so that the confidence means
 what the README says: the probability that every corner is within 1.5 % of the diagonal.
+
+The default confidence threshold (min_confidence) is chosen here too: the lowest of 0.30, 0.35,
+... 0.90 at which at most 2 % of the page-less photos give a page. The page-less photos are
+those of SCORES.txt (--negatives: how many the split has, with or without a candidate) and of
+MORE.txt (--threshold-scores, e.g. the hard validation split; --threshold-negatives M).
 """
 import json
 import sys
@@ -22,17 +27,22 @@ def main():
     split = sys.argv[sys.argv.index("--split") + 1] if "--split" in sys.argv else "val"
     rows = np.loadtxt(sys.argv[1], ndmin=2, usecols=(0, 1, 2))
     s, y = rows[:, 0], rows[:, 1]
-    a, b = 10.0, -5.0
+    # Newton's method on the standardised score from (0, 0), where it converges (from a
+    # start far from the optimum its steps can diverge), then back to the raw score
+    mu, sd = s.mean(), max(s.std(), 1e-9)
+    x = (s - mu) / sd
+    a, b = 0.0, 0.0
     for _ in range(100):
-        z = np.clip(a * s + b, -30, 30)
+        z = np.clip(a * x + b, -30, 30)
         p = 1 / (1 + np.exp(-z))
-        g = np.array([np.sum((p - y) * s), np.sum(p - y)])
+        g = np.array([np.sum((p - y) * x), np.sum(p - y)])
         w = p * (1 - p) + 1e-9
-        H = np.array([[np.sum(w * s * s), np.sum(w * s)], [np.sum(w * s), np.sum(w)]]) + 1e-6 * np.eye(2)
+        H = np.array([[np.sum(w * x * x), np.sum(w * x)], [np.sum(w * x), np.sum(w)]]) + 1e-6 * np.eye(2)
         step = np.linalg.solve(H, g)
         a, b = a - step[0], b - step[1]
         if np.abs(step).max() < 1e-10:
             break
+    a, b = a / sd, b - a * mu / sd
     p = 1 / (1 + np.exp(-(a * s + b)))
     # reliability on the fitted split: predicted vs observed in confidence bins
     bins = []
@@ -40,7 +50,29 @@ def main():
         m = (p >= lo) & (p < lo + 0.2 + (lo >= 0.8))
         if m.any():
             bins.append({"from": round(float(lo), 1), "n": int(m.sum()), "predicted": float(p[m].mean()), "observed": float(y[m].mean())})
-    out = {"split": split, "a": float(a), "b": float(b), "n": int(len(s)), "threshold_score": float(-b / a), "bins": bins}
+    # the threshold: false pages among the page-less photos of every scores file given
+    def arg(name, default=None):
+        return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+    neg = [(sys.argv[1], int(arg("--negatives", 0)))]
+    if arg("--threshold-scores"):
+        neg.append((arg("--threshold-scores"), int(arg("--threshold-negatives", 0))))
+    empty_scores, n_empty = [], 0
+    for path, n in neg:
+        r = np.loadtxt(path, ndmin=2, usecols=(0, 1, 2))
+        empty_scores += list(r[r[:, 2] == 0, 0])
+        n_empty += n or int((r[:, 2] == 0).sum())
+    empty_p = 1 / (1 + np.exp(-(a * np.array(empty_scores) + b)))
+    pages_right = p[(rows[:, 2] == 1) & (y == 1)]
+    n_pages = int((rows[:, 2] == 1).sum())
+    table, min_conf = [], 0.9
+    for t in np.arange(0.30, 0.9001, 0.05):
+        false = int((empty_p >= t).sum())
+        table.append({"min_confidence": round(float(t), 2), "false_pages": false, "of": n_empty,
+                      "right_found": int((pages_right >= t).sum()), "pages_with_candidate": n_pages})
+        if false <= 0.02 * n_empty and t < min_conf:
+            min_conf = round(float(t), 2)
+    out = {"split": split, "a": float(a), "b": float(b), "n": int(len(s)), "threshold_score": float(-b / a), "bins": bins,
+           "min_confidence": min_conf, "thresholds": table}
     json.dump(out, open(sys.argv[2], "w"), indent=1)
     print(json.dumps(out, indent=1))
 

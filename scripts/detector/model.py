@@ -1,8 +1,10 @@
 """The boundary-map network (PyTorch). detect_map.c runs the same graph; export.py writes its
 weights (batch norms folded into the convolutions) as Sources/CImageCore/detect_model.c.
 
-Input: 3 x h x w (Y, Cb, Cr of the working image, (v - 128) / 64). Output: logits at
-ceil(h/2) x ceil(w/2), the probability (after a sigmoid) that a cell lies on a page boundary.
+Input: 3 x h x w (Y, Cb, Cr of the working image, (v - 128) / 64). Output: two channels of
+logits at ceil(h/2) x ceil(w/2): after a sigmoid, the probability that a cell lies on a page
+boundary (the boundary map), and the probability that it lies inside a page (the inside map,
+which the quad search uses to tell a page from a contour of the scene).
 
     L0  conv3x3 s2   3 -> C0    \
     L1  conv3x3      C0 -> C0    | skip S1 (map resolution)
@@ -15,7 +17,7 @@ ceil(h/2) x ceil(w/2), the probability (after a sigmoid) that a cell lies on a p
     L8  conv3x3      C1 -> C1
     L9  conv1x1      C1 -> C0, nearest x2 (cropped to S1), + S1
     L10 conv3x3      C0 -> C0
-    L11 conv1x1      C0 -> 1     logits
+    L11 conv1x1      C0 -> 2     logits (boundary, inside)
 Every layer but L11 is followed by a ReLU (L7 and L9 after the addition).
 """
 import torch
@@ -23,6 +25,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 C0, C1, C2 = 12, 20, 32
+NOUT = 2  # output channels: boundary, inside
 
 # (name, in, out, kernel, stride, dilation); the order export.py writes and the C core runs.
 LAYERS = [
@@ -31,7 +34,7 @@ LAYERS = [
     ("l4", C1, C2, 3, 2, 1), ("l5", C2, C2, 3, 1, 2), ("l6", C2, C2, 3, 1, 4),
     ("l7", C2, C1, 1, 1, 1), ("l8", C1, C1, 3, 1, 1),
     ("l9", C1, C0, 1, 1, 1), ("l10", C0, C0, 3, 1, 1),
-    ("l11", C0, 1, 1, 1, 1),
+    ("l11", C0, NOUT, 1, 1, 1),
 ]
 
 
@@ -61,9 +64,12 @@ def up_to(x, like):
 
 
 class BoundaryNet(nn.Module):
-    def __init__(self):
+    """nout = 1: the boundary output alone (the first training stages of `make train-detector`)."""
+
+    def __init__(self, nout=NOUT):
         super().__init__()
-        self.layers = nn.ModuleDict({n: ConvBN(i, o, k, s, d, bn=(n != "l11")) for n, i, o, k, s, d in LAYERS})
+        self.layers = nn.ModuleDict({n: ConvBN(i, nout if n == "l11" else o, k, s, d, bn=(n != "l11"))
+                                     for n, i, o, k, s, d in LAYERS})
 
     def forward(self, x):
         L = self.layers

@@ -2,18 +2,20 @@
 """Trains the boundary-map network on the training split (never the held-out one).
 
     train.py DATA_DIR OUT.pt [--extra DIR]... [--epochs N] [--steps N] [--threads T] [--seed S] [--init CKPT] [--val VAL_DIR]
-                             [--max-lr LR] [--max-minutes M]
+                             [--max-lr LR] [--max-minutes M] [--outputs 1|2]
 
 DATA_DIR is generate.py's output for the train split, made with --targets. The working images
 are reduced from the JPEGs exactly as the C core reduces them (workgeom.reduce_rgb), once, and
 cached in DATA_DIR/work.npz. Training: random 64 x 64-cell crops of the map (128 x 128 working
 pixels, at even offsets), flips and transposes, a quarter of the samples without chroma (as a
-gray source gives), weighted binary cross-entropy (boundary cells weigh 10 times more), Adam
-with a one-cycle learning rate. Seeded: the same data and seed give the same weights on one
+gray source gives), weighted binary cross-entropy (boundary cells weigh 10 times more) plus
+half the inside channel's cross-entropy (--outputs 2; its target is 1 for cells inside the
+labelled page quad, workgeom.inside_target), Adam with a one-cycle learning rate. Seeded: the same data and seed give the same weights on one
 machine (thread count fixed). One thread by default: on this shared 2-core machine a second
 OpenMP thread made a step 7 times slower, not faster (see the OMP_WAIT_POLICY note below).
 
---init continues from a checkpoint (fine-tuning). --val is a validation split made from the
+--init continues from a checkpoint (fine-tuning; a boundary-only checkpoint gains the inside
+channel, widen_head). --val is a validation split made from the
 training packages with other seeds (generate.py train ... --start 800000 --targets): its loss on
 whole working images is measured after every epoch and OUT.pt keeps the epoch with the lowest
 (model selection on validation, never on the held-out split). --max-minutes stops early (the
@@ -38,9 +40,26 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import workgeom  # noqa: E402
-from model import BoundaryNet  # noqa: E402
+from model import NOUT, BoundaryNet  # noqa: E402
 
 CROP = 128  # working pixels (even); the map crop is CROP / 2
+INSIDE_WEIGHT = 0.5  # the inside channel's share of the loss (it helps the quad scorer; the boundary leads)
+
+
+def widen_head(state, net):
+    """A checkpoint of the one-output network (boundary only) continues with the inside channel
+    added: the boundary channel's head is kept, the inside channel's starts from the fresh
+    network's initialisation."""
+    w = state.get("layers.l11.conv.weight")
+    if w is None or w.shape[0] == NOUT:
+        return state
+    fresh = net.state_dict()
+    state = dict(state)
+    for key in ("layers.l11.conv.weight", "layers.l11.conv.bias"):
+        t = fresh[key].clone()
+        t[: state[key].shape[0]] = state[key]
+        state[key] = t
+    return state
 
 
 def data_hash(data_dir):
@@ -55,7 +74,23 @@ def data_hash(data_dir):
     return h.hexdigest()
 
 
+def inside_targets(data_dir):
+    """The inside-page target of every image, in label order (workgeom.inside_target)."""
+    out = []
+    for line in open(os.path.join(data_dir, "labels.jsonl")):
+        l = json.loads(line)
+        out.append(workgeom.inside_target(l["width"], l["height"], l.get("corners") if l["page"] else None))
+    return out
+
+
 def load(data_dir):
+    """(working images, targets, data hash): each target is 2 x mh x mw (boundary, inside)."""
+    xs, ts, hx = load_boundary(data_dir)
+    ins = inside_targets(data_dir)
+    return xs, [np.stack([t.astype(np.float32), m]) for t, m in zip(ts, ins)], hx
+
+
+def load_boundary(data_dir):
     cache = os.path.join(data_dir, "work.npz")
     if os.path.exists(cache):
         z = np.load(cache, allow_pickle=True)
@@ -76,44 +111,62 @@ def load(data_dir):
 
 def batch(rng, xs, ts, n):
     X = np.full((n, 3, CROP, CROP), 128, np.uint8)
-    T = np.zeros((n, 1, CROP // 2, CROP // 2), np.float32)
+    T = np.zeros((n, NOUT, CROP // 2, CROP // 2), np.float32)
     M = np.zeros((n, 1, CROP // 2, CROP // 2), np.float32)  # 1 where the crop has image
     for b in range(n):
         i = int(rng.integers(len(xs)))
-        x, t = xs[i], ts[i].astype(np.float32)
+        x, t = xs[i], ts[i]
         if rng.random() < 0.5:
-            x, t = x[:, :, ::-1], t[:, ::-1]
+            x, t = x[:, :, ::-1], t[:, :, ::-1]
             if x.shape[2] % 2 == 0:  # keep cell alignment: a flip of an even width shifts cells
                 x, t = x[:, :, 1:], t
         if rng.random() < 0.5:
-            x, t = x.transpose(0, 2, 1), t.T
+            x, t = x.transpose(0, 2, 1), t.transpose(0, 2, 1)
         _, h, w = x.shape
         oy = 2 * int(rng.integers(0, max(0, (h - CROP) // 2) + 1))
         ox = 2 * int(rng.integers(0, max(0, (w - CROP) // 2) + 1))
         xc = x[:, oy:oy + CROP, ox:ox + CROP]
-        tc = t[oy // 2:oy // 2 + CROP // 2, ox // 2:ox // 2 + CROP // 2]
+        tc = t[:, oy // 2:oy // 2 + CROP // 2, ox // 2:ox // 2 + CROP // 2]
         X[b, :, : xc.shape[1], : xc.shape[2]] = xc
-        T[b, 0, : tc.shape[0], : tc.shape[1]] = tc
+        T[b, :, : tc.shape[1], : tc.shape[2]] = tc
         M[b, 0, : (xc.shape[1] + 1) // 2, : (xc.shape[2] + 1) // 2] = 1
         if rng.random() < 0.25:
             X[b, 1:] = 128
     return X, T, M
 
 
+def loss_terms(logit, t, m):
+    """Sums of the two losses and of their weights over the cells with image (m): the boundary
+    channel's cross-entropy, boundary cells weighing 10 times more; the inside channel's
+    cross-entropy (none for a boundary-only network)."""
+    tb = t[:, :1]
+    wgt = m * (1 + 9 * tb)
+    nb = (F.binary_cross_entropy_with_logits(logit[:, :1], tb, reduction="none") * wgt).sum()
+    if logit.shape[1] == 1:
+        return nb, wgt.sum(), 0.0, 1.0
+    ni = (F.binary_cross_entropy_with_logits(logit[:, 1:], t[:, 1:], reduction="none") * m).sum()
+    return nb, wgt.sum(), ni, m.sum()
+
+
+def loss_of(logit, t, m):
+    """The boundary loss plus INSIDE_WEIGHT times the inside loss, each a weighted mean."""
+    nb, db, ni, di = loss_terms(logit, t, m)
+    return nb / db + INSIDE_WEIGHT * ni / di
+
+
 def val_loss(net, xs, ts):
-    """Mean weighted cross-entropy over whole working images (as training weighs cells)."""
+    """The same loss over whole working images (sums pooled over the images)."""
     net.eval()
-    num = den = 0.0
+    nb = db = ni = di = 0.0
     with torch.no_grad():
         for x, t in zip(xs, ts):
             xx = (torch.from_numpy(np.ascontiguousarray(x)).float()[None] - 128) / 64
-            tt = torch.from_numpy(t.astype(np.float32))[None, None]
+            tt = torch.from_numpy(np.ascontiguousarray(t))[None]
             logit = net(xx)[:, :, : tt.shape[2], : tt.shape[3]]
-            w = 1 + 9 * tt
-            num += float((F.binary_cross_entropy_with_logits(logit, tt, reduction="none") * w).sum())
-            den += float(w.sum())
+            terms = loss_terms(logit, tt, torch.ones_like(tt[:, :1]))
+            nb, db, ni, di = nb + float(terms[0]), db + float(terms[1]), ni + float(terms[2]), di + float(terms[3])
     net.train()
-    return num / max(den, 1e-9)
+    return nb / max(db, 1e-9) + INSIDE_WEIGHT * ni / max(di, 1e-9)
 
 
 def main():
@@ -132,6 +185,8 @@ def main():
                     help="validation split (training packages, other seeds, --targets); several are pooled")
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--max-minutes", type=float, default=0, help="stop after this many minutes (0: no bound)")
+    ap.add_argument("--outputs", type=int, default=NOUT, choices=(1, NOUT),
+                    help="1: the boundary output alone (the first stages); %d: boundary and inside" % NOUT)
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -144,11 +199,11 @@ def main():
         xs, ts = xs + ex, ts + et
         hx = hashlib.sha256((hx + eh).encode()).hexdigest()
     print("data: %d images, sha256 %s, %.0f s" % (len(xs), hx, time.time() - t0), flush=True)
-    net = BoundaryNet()
+    net = BoundaryNet(a.outputs)
     init_epochs = 0
     if a.init:
         ck = torch.load(a.init)
-        net.load_state_dict(ck["state"])
+        net.load_state_dict(widen_head(ck["state"], net), strict=True)
         init_epochs = ck.get("epochs", 0)
         print("from %s (%d epochs)" % (a.init, init_epochs), flush=True)
     vx = vt = None
@@ -173,9 +228,7 @@ def main():
             X, T, M = batch(rng, xs, ts, a.batch)
             x = (torch.from_numpy(X).float() - 128) / 64
             t, m = torch.from_numpy(T), torch.from_numpy(M)
-            logit = net(x)
-            wgt = m * (1 + 9 * t)
-            loss = (F.binary_cross_entropy_with_logits(logit, t, reduction="none") * wgt).sum() / wgt.sum()
+            loss = loss_of(net(x), t, m)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -183,7 +236,7 @@ def main():
             step += 1
             run += loss.item()
         line = "epoch %d/%d loss %.4f" % (ep + 1, a.epochs, run / a.steps)
-        ck = {"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs + ep + 1, "seed": a.seed}
+        ck = {"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs + ep + 1, "seed": a.seed, "outputs": a.outputs}
         if vx is not None:
             v = val_loss(net, vx, vt)
             line += " validation %.4f" % v

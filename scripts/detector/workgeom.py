@@ -72,3 +72,24 @@ def boundary_target(width, height, segments, visible=None):
         vj = np.clip(xs.astype(int), 0, width - 1)
         tgt *= visible[np.ix_(vi, vj)]
     return tgt.astype(np.float32)
+
+
+def inside_target(width, height, corners):
+    """The second training target at map resolution: 1 for map cells whose centre lies inside
+    the page quad `corners` (4 (x, y) in source coordinates, in order around it), else 0;
+    all 0 for a photo without a page (corners None)."""
+    k, w, h = work_size(width, height)
+    mw, mh = map_size(w, h)
+    out = np.zeros((mh, mw), np.float32)
+    if not corners:
+        return out
+    X, Y = np.meshgrid((2 * np.arange(mw) + 0.5) * k, (2 * np.arange(mh) + 0.5) * k)
+    c = np.asarray(corners, np.float64)
+    sides = []
+    for i in range(4):
+        (x0, y0), (x1, y1) = c[i], c[(i + 1) % 4]
+        sides.append((x1 - x0) * (Y - y0) - (y1 - y0) * (X - x0))
+    s = np.stack(sides)
+    inside = np.all(s >= 0, axis=0) | np.all(s <= 0, axis=0)
+    out[inside] = 1
+    return out

@@ -5,20 +5,25 @@
  * Method (after the Dropbox scanner's: a learned edge map, lines, scored quads):
  * 1. **Working image**: an integer box reduction (k x k source pixels, k = ceil(long side /
  *    work_size)) to Y, Cb, Cr; GRAY8 sources give neutral chroma, I420/NV12 their planes.
- * 2. **Boundary map**: a small convolutional network (37 585 weights, generated into
+ * 2. **Boundary map**: a small convolutional network (37 598 weights, generated into
  *    detect_model.c by scripts/detector, trained on rendered document photos) gives, for each
  *    cell of half the working resolution, the probability that it lies on a page's boundary
  *    (not on text, ruled lines, pictures on the page or background texture).
- *    ::ic_detect_boundary_map returns it.
+ *    ::ic_detect_boundary_map returns it. A second output of the same network, the inside
+ *    map, gives the probability that a cell lies inside a page (::ic_detect_maps).
  * 3. **Quad search**: Hough lines of the map plus the four frame edges; candidate quads of
  *    two pairs of roughly opposite lines, convex, inside the frame, at least `min_area`,
  *    scored by the map's mean probability along each side (mean and weakest side), near the
- *    corners, less what runs on past the corners. A frame edge may be one side: a page cut
- *    by the photo's edge is found with that edge as its side (`cut_edges`).
+ *    corners, less what runs on past the corners. The best few are scored again with the
+ *    inside map: its mean inside the quad less its mean just outside the quad's sides (a page
+ *    is inside; a text block, a tile or a contour of the scene is not one). A frame edge may
+ *    be one side: a page cut by the photo's edge is found with that edge as its side
+ *    (`cut_edges`).
  * 4. **Confidence**: the best quad's score through a logistic calibration fitted on the
  *    validation split (training packages, images the network was not trained on): the
  *    estimated probability that every corner is within 1.5 % of the image diagonal. Below
- *    `min_confidence` (default 0.7, chosen on the validation split) the result is "not found".
+ *    `min_confidence` (default ::ic_detect_default_min_confidence, chosen on the validation
+ *    split) the result is "not found".
  * 5. **Refinement** in the source image, at k/4 source pixels (4 times the working
  *    resolution): each side's steepest luma step at 24 places across it, a robust line fit,
  *    intersections.
@@ -49,9 +54,18 @@ typedef struct ic_detect_options {
     int32_t work_size; /**< Long side of the working image, 64..1024; 0 = 192 (the size the
                             network was trained and the confidence calibrated at). */
     double min_area;   /**< Smallest page area as a fraction of the image, (0, 1); 0 = 0.005. */
-    double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = 0.7;
-                                negative: the best candidate whatever its confidence. */
+    double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = the default,
+                                ::ic_detect_default_min_confidence; negative: the best
+                                candidate whatever its confidence. */
 } ic_detect_options;
+
+/**
+ * The default of `ic_detect_options.min_confidence`: chosen on the validation split when the
+ * network was trained (the lowest of 0.30, 0.35, ... 0.90 with at most 2 % false pages on its
+ * page-less photos; see detect_model.c's header).
+ * @return the default threshold, in (0, 1).
+ */
+IC_API double ic_detect_default_min_confidence(void);
 
 /** What ::ic_detect_page found. */
 typedef struct ic_page_detection {
@@ -111,6 +125,25 @@ IC_API ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_dete
  */
 IC_API ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options *options, void *scratch,
                                  size_t scratch_size, float *map, size_t map_stride);
+
+/**
+ * Both outputs of the detection network for `image` (formats as ::ic_detect_page), each
+ * ::ic_detect_map_size cells with rows `map_stride` floats apart: the boundary map (as
+ * ::ic_detect_boundary_map) and the inside map (per cell, the probability that it lies inside
+ * a page). One run of the network gives both.
+ * @param image         a valid GRAY8, RGB8, RGBA8, I420 or NV12 image.
+ * @param options       NULL = defaults.
+ * @param scratch       at least ::ic_detect_scratch_size bytes (any alignment).
+ * @param scratch_size  its size.
+ * @param boundary      receives the boundary probabilities; NULL = not wanted.
+ * @param inside        receives the inside probabilities; NULL = not wanted.
+ * @param map_stride    floats between the starts of two rows of each (>= the map width).
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for bad descriptors, options, pointers (both outputs
+ *         NULL) or a `map_stride` below the map width; IC_ERR_UNSUPPORTED for other formats;
+ *         IC_ERR_BUFFER_TOO_SMALL when `scratch_size` is too small.
+ */
+IC_API ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options, void *scratch,
+                                size_t scratch_size, float *boundary, float *inside, size_t map_stride);
 
 /**
  * Finds the page in `image` (GRAY8, RGB8, RGBA8, I420 or NV12). `options` may be NULL.
