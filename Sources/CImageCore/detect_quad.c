@@ -23,8 +23,8 @@
  *    each other are tabled first, as bit sets; a side's terms depend only on its line and its
  *    two crossings, so those of the lines crossing a given opposite pair are computed once per
  *    pair, and a candidate is scored in full only if, with its unknown sides counted as
- *    perfect, it could still beat the IC_DQ_TOPK-th best so far (the same best as scoring
- *    them all).
+ *    perfect, it could still beat the IC_DQ_TOPK-th best so far (the same best IC_DQ_TOPK
+ *    as scoring them all).
  * 5. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
  *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added. */
 #include "detect_quad_internal.h"
