@@ -5,7 +5,7 @@ enum Detect {
     static let spec = CommandSpec(
         name: "detect", abstract: "Find the page in a photo and print its corners.",
         discussion: "Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"width\", \"height\", ...} per file.",
-        positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNM, or raw .yuv with --size and --layout.", many: true)],
+        positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNG, PNM, or raw .yuv with --size and --layout.", many: true)],
         options: CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
