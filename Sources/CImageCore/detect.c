@@ -109,6 +109,14 @@ ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options
     ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &own, &own_inside);
     if (st != IC_OK) return st;
     if (map_stride < (size_t)g.mw) return IC_ERR_INVALID_ARGUMENT;
+    if (image->width < g.k || image->height < g.k) {
+        /* thinner than one working pixel (k x k source pixels): no page boundary fits, and the
+         * reduction's box would reach past the image (the working size is at least 1) */
+        float *outs[2] = {boundary, inside};
+        for (int c = 0; c < 2; c++)
+            for (int32_t y = 0; outs[c] && y < g.mh; y++) memset(outs[c] + (size_t)y * map_stride, 0, (size_t)g.mw * sizeof(float));
+        return IC_OK;
+    }
     const ic__settings set = ic__settings_read();
     ic__dm_run(image, &g, set.cpu, base, boundary, inside, map_stride);
     return IC_OK;

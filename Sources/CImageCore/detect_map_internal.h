@@ -73,7 +73,8 @@ IC_INTERNAL size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width);
 /* Runs the reduction and the network on `image` into `map` (the boundary probabilities) and
  * `inside` (the inside probabilities), g->mw x g->mh each, row stride `map_stride` floats;
  * either may be NULL. `scratch` is 64-byte aligned and holds ic__dm_scratch bytes. Uses AVX2
- * when `cpu` (the call's settings snapshot) has it. */
+ * when `cpu` (the call's settings snapshot) has it. The image must be at least g->k pixels
+ * wide and high (the reduction reads whole k x k boxes). */
 IC_INTERNAL void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch,
                             float *map, float *inside, size_t map_stride);
 

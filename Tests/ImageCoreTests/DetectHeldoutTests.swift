@@ -122,7 +122,9 @@ struct DetectHeldoutTests {
     @Test("planes placed at the end of a page: no over-read in any format, odd sizes")
     func guardedPlanes() throws {
         for format in [IC_FORMAT_GRAY8, IC_FORMAT_RGB8, IC_FORMAT_RGBA8, IC_FORMAT_NV12, IC_FORMAT_I420] {
-            for (w, h) in [(387, 291), (193, 250), (1001, 777)] {
+            // the last four are thinner than one working pixel (k = 6, 6, 4, 4 source pixels):
+            // the maps' reduction once read whole k x k boxes from them (kernels_fuzz)
+            for (w, h) in [(387, 291), (193, 250), (1001, 777), (1, 1000), (1000, 1), (3, 700), (600, 2)] {
                 let g = GuardedImage(format, w, h, padding: 3)
                 var img = g.image
                 var bytes = 0
@@ -131,6 +133,17 @@ struct DetectHeldoutTests {
                 defer { scratch.deallocate() }
                 var out = ic_page_detection()
                 #expect(ic_detect_page(&img, nil, scratch, bytes, &out) == IC_OK)
+                #expect(out.found == 0 || (w > 16 && h > 16))
+                var mw: Int32 = 0, mh: Int32 = 0
+                #expect(ic_detect_map_size(Int32(w), Int32(h), nil, &mw, &mh) == IC_OK)
+                var maps = [Float](repeating: -1, count: 2 * Int(mw) * Int(mh))
+                let st = maps.withUnsafeMutableBufferPointer { m in
+                    ic_detect_maps(&img, nil, scratch, bytes, m.baseAddress, m.baseAddress! + Int(mw) * Int(mh), Int(mw))
+                }
+                #expect(st == IC_OK)
+                #expect(maps.allSatisfy { $0 >= 0 && $0 <= 1 }, "\(format) \(w)x\(h)")
+                let k = (max(w, h) + 191) / 192
+                if w < k || h < k { #expect(maps.allSatisfy { $0 == 0 }, "\(format) \(w)x\(h)") }
             }
         }
     }

@@ -130,7 +130,8 @@ IC_API ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_o
  * Both outputs of the detection network for `image` (formats as ::ic_detect_page), each
  * ::ic_detect_map_size cells with rows `map_stride` floats apart: the boundary map (as
  * ::ic_detect_boundary_map) and the inside map (per cell, the probability that it lies inside
- * a page). One run of the network gives both.
+ * a page). One run of the network gives both. An image narrower or shorter than one working
+ * pixel (k source pixels, k = ceil(long side / work_size)) gives maps of zeros.
  * @param image         a valid GRAY8, RGB8, RGBA8, I420 or NV12 image.
  * @param options       NULL = defaults.
  * @param scratch       at least ::ic_detect_scratch_size bytes (any alignment).
