@@ -49,6 +49,20 @@ static ic_resize_params resize_params(const ic_thumbnail_plan *p) {
 /* The EXIF thumbnail as the source, when it is a smaller copy of the main image and its picture
  * covers the stored-orientation target at 1x or more: its smallest M/8 at which the picture
  * (rounded inwards) still covers it, cropped to the picture. Returns 0 to decode the main image. */
+/* The plan's output size (turned by its orientation) and the scratch of the resize stream
+ * and of the turn, from its resized size, format and orientation (both plans). */
+static ic_status plan_output(ic_thumbnail_plan *p) {
+    p->width = swaps(p->orientation) ? p->resized_height : p->resized_width;
+    p->height = swaps(p->orientation) ? p->resized_width : p->resized_height;
+    ic_resize_params r = resize_params(p);
+    ic_status st = ic_resize_stream_size(&r, &p->resize_bytes);
+    if (st != IC_OK) return st;
+    p->resize_bytes = align_up(p->resize_bytes);
+    if (swaps(p->orientation))
+        p->turn_bytes = align_up((size_t)p->resized_width * (size_t)channels_of(p->format) * (size_t)p->resized_height);
+    return IC_OK;
+}
+
 static int plan_exif(const uint8_t *data, size_t size, ic_thumbnail_plan *p) {
     ic_jpeg_exif_thumbnail t;
     if (ic_jpeg_find_exif_thumbnail(data, size, &t) != IC_OK) return 0;
@@ -121,13 +135,7 @@ ic_status ic_thumbnail_plan_jpeg(const uint8_t *data, size_t size, const ic_thum
     }
     st = ic_jpeg_decode_size(data, size, &p.decode, &p.decoded_width, &p.decoded_height, NULL);
     if (st != IC_OK) return st;
-    p.width = swaps(p.orientation) ? p.resized_height : p.resized_width;
-    p.height = swaps(p.orientation) ? p.resized_width : p.resized_height;
-    ic_resize_params r = resize_params(&p);
-    if ((st = ic_resize_stream_size(&r, &p.resize_bytes)) != IC_OK) return st;
-    p.resize_bytes = align_up(p.resize_bytes);
-    if (swaps(p.orientation))
-        p.turn_bytes = align_up((size_t)p.resized_width * (size_t)channels_of(p.format) * (size_t)p.resized_height);
+    if ((st = plan_output(&p)) != IC_OK) return st;
     p.scratch_size = p.resize_bytes + p.turn_bytes;
     *plan = p;
     return IC_OK;
@@ -265,13 +273,7 @@ ic_status ic_thumbnail_plan_png(const uint8_t *data, size_t size, const ic_thumb
     const int32_t tw = swaps(p.orientation) ? o.max_height : o.max_width;
     const int32_t th = swaps(p.orientation) ? o.max_width : o.max_height;
     fit(info.width, info.height, tw, th, &p.resized_width, &p.resized_height);
-    p.width = swaps(p.orientation) ? p.resized_height : p.resized_width;
-    p.height = swaps(p.orientation) ? p.resized_width : p.resized_height;
-    ic_resize_params r = resize_params(&p);
-    if ((st = ic_resize_stream_size(&r, &p.resize_bytes)) != IC_OK) return st;
-    p.resize_bytes = align_up(p.resize_bytes);
-    if (swaps(p.orientation))
-        p.turn_bytes = align_up((size_t)p.resized_width * (size_t)channels_of(p.format) * (size_t)p.resized_height);
+    if ((st = plan_output(&p)) != IC_OK) return st;
     if (info.interlaced) /* <= 65535^2 * 4: no overflow in 64 bits */
         p.whole_bytes = align_up((size_t)info.width * (size_t)channels_of(p.format) * (size_t)info.height);
     p.scratch_size = p.resize_bytes + p.turn_bytes + p.whole_bytes;

@@ -23,8 +23,12 @@ import sys
 import numpy as np
 
 
+def arg(name, default=None):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
 def main():
-    split = sys.argv[sys.argv.index("--split") + 1] if "--split" in sys.argv else "val"
+    split = arg("--split", "val")
     rows = np.loadtxt(sys.argv[1], ndmin=2, usecols=(0, 1, 2))
     s, y = rows[:, 0], rows[:, 1]
     # Newton's method on the standardised score from (0, 0), where it converges (from a
@@ -51,8 +55,6 @@ def main():
         if m.any():
             bins.append({"from": round(float(lo), 1), "n": int(m.sum()), "predicted": float(p[m].mean()), "observed": float(y[m].mean())})
     # the threshold: false pages among the page-less photos of every scores file given
-    def arg(name, default=None):
-        return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
     neg = [(sys.argv[1], int(arg("--negatives", 0)))]
     if arg("--threshold-scores"):
         neg.append((arg("--threshold-scores"), int(arg("--threshold-negatives", 0))))
