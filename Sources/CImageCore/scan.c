@@ -79,6 +79,13 @@ ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orientation, 
     if ((st = ic_oriented_size((ic_orientation)p.orientation, p.page_width, p.page_height, &p.width, &p.height)) !=
         IC_OK)
         return st;
+    /* The run rectifies the quad scaled into the crop: its checks are made here, so that a
+     * nearly degenerate quad that the scaling (x and y apart) or the crop's origin tips over
+     * is refused by the plan, not by the run (pipeline_fuzz). */
+    ic_homography m;
+    if ((st = ic_quad_validate(&p.quad_in_crop, p.crop.width, p.crop.height, NULL)) != IC_OK ||
+        (st = ic_rectify_homography(&p.quad_in_crop, p.page_width, p.page_height, p.orientation, &m)) != IC_OK)
+        return st;
     if ((st = ic_image_size(p.format, p.crop.width, p.crop.height, SCAN_ALIGN, &p.crop_bytes)) != IC_OK) return st;
     if (!o.no_enhance) {
         ic_enhance_options e = {o.mode, 0, 0, 0};
