@@ -5,7 +5,9 @@
  * Every lane runs the scalar reference's sequence (bias, then one fused multiply-add per
  * input channel, kernel row and kernel column, in that order), so the results are the same
  * bits. Stride-2 layers load 16 columns and keep the even ones. Loads reach at most one
- * column past the last one used, inside the planes' zero border. */
+ * column past the last one used, inside the planes' zero border. A row's last columns are
+ * the 8 that end at its end (overlapping the block before), so only rows narrower than 8
+ * take the element-by-element path. */
 #include "detect_map_internal.h"
 
 #if IC_X86
@@ -76,7 +78,13 @@ void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_
             store8(o0 + 2 * out->plane + x, a2, relu); store8(o0 + 2 * out->plane + x + 8, c2, relu);
             store8(o0 + 3 * out->plane + x, a3, relu); store8(o0 + 3 * out->plane + x + 8, c3, relu);
         }
-        for (; x + 8 <= W; x += 8) {
+        /* then 8 at a time; the last columns as the 8 ending at the row's end (recomputing
+         * some: every element is the same sequence whichever block computes it) */
+        for (; x < W; x += 8) {
+            if (x + 8 > W) {
+                if (W < 8) break;
+                x = W - 8;
+            }
             __m256 a0 = _mm256_set1_ps(L->b[co]), a1 = _mm256_set1_ps(L->b[co + 1]),
                    a2 = _mm256_set1_ps(L->b[co + 2]), a3 = _mm256_set1_ps(L->b[co + 3]);
             for (int32_t ci = 0; ci < cin; ci++)
@@ -96,7 +104,7 @@ void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_
             store8(o0 + 2 * out->plane + x, a2, relu);
             store8(o0 + 3 * out->plane + x, a3, relu);
         }
-        for (; x < W; x++)
+        for (; x < W; x++) /* rows narrower than 8 */
             for (int32_t j = 0; j < 4; j++) {
                 float v = one(L, in, co + j, x, y);
                 o0[j * out->plane + x] = relu && !(v > 0.0f) ? 0.0f : v;
@@ -106,7 +114,11 @@ void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_
         const float *wc = L->w + (size_t)co * cin * taps;
         float *o = out->data + co * out->plane + (ptrdiff_t)y * out->stride;
         int32_t x = 0;
-        for (; x + 8 <= W; x += 8) {
+        for (; x < W; x += 8) { /* the last columns as the 8 ending at the row's end */
+            if (x + 8 > W) {
+                if (W < 8) break;
+                x = W - 8;
+            }
             __m256 a = _mm256_set1_ps(L->b[co]);
             for (int32_t ci = 0; ci < cin; ci++)
                 for (int32_t ky = 0; ky < k; ky++) {
