@@ -105,7 +105,7 @@ detector-venv: .venv-detector/.done
 	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
 	touch $@
 
-DETECTOR_SPLITS = train hard val valhard heldout
+DETECTOR_SPLITS = train hard val valhard val360 valhard360 heldout
 detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 $(DETECTOR_DIR)/data/train/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/train --count 2400 --empty 300 --targets --jobs $(DETECTOR_JOBS)
@@ -115,6 +115,10 @@ $(DETECTOR_DIR)/data/val/labels.jsonl: .venv-detector/.done scripts/detector/gen
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/val --start 800000 --count 164 --empty 60 --long-side 1600 --targets --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/valhard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/valhard --start 800000 --count 150 --empty 60 --long-side 1600 --targets --hard --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/val360/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/val360 --start 820000 --count 164 --empty 60 --long-side 360 --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/valhard360/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/valhard360 --start 820000 --count 150 --empty 60 --long-side 360 --hard --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py heldout $(DETECTOR_DIR)/data/heldout --count 400 --empty 100 --long-side 1600 --jobs $(DETECTOR_JOBS)
 
@@ -129,12 +133,13 @@ train-detector: detector-data
 		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 28
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(SWIFT) build -c release --product bench
-	IC_DETECT_DATA=$(DETECTOR_DIR)/data/val IC_DETECT_SCORES=$(DETECTOR_DIR)/val-scores.txt \
-		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
-	IC_DETECT_DATA=$(DETECTOR_DIR)/data/valhard IC_DETECT_SCORES=$(DETECTOR_DIR)/valhard-scores.txt \
-		nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
-	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/calibration.json --split val \
-		--negatives 60 --threshold-scores $(DETECTOR_DIR)/valhard-scores.txt --threshold-negatives 60
+	for s in val valhard val360 valhard360; do \
+		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(DETECTOR_DIR)/$$s-scores.txt \
+			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 || exit 1; done
+	cat $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/val360-scores.txt > $(DETECTOR_DIR)/calibration-scores.txt
+	cat $(DETECTOR_DIR)/valhard-scores.txt $(DETECTOR_DIR)/valhard360-scores.txt > $(DETECTOR_DIR)/threshold-scores.txt
+	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/calibration-scores.txt $(DETECTOR_DIR)/calibration.json --split val \
+		--negatives 120 --threshold-scores $(DETECTOR_DIR)/threshold-scores.txt --threshold-negatives 120
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0

@@ -2,7 +2,7 @@ import CImageCore
 
 /// Finds the quadrilateral of a document page in a photo.
 ///
-/// A small network gives, on a working image of 192 px on the long side (luma and chroma),
+/// A small network gives, on a working image of 288 px on the long side (luma and chroma),
 /// each cell's probability of lying on a page boundary; Hough lines of that map (and the
 /// frame's edges, for a page cut by the photo's edge) make candidate quadrilaterals scored
 /// by the probability along their sides; the best is refined in the full image and reported
@@ -19,11 +19,11 @@ import CImageCore
 /// ```
 ///
 /// A detector holds only its options; each call uses scratch memory of
-/// ``scratchSize(width:height:)`` bytes (about 2 MB at 192 px), allocated for the call, or
+/// ``scratchSize(width:height:)`` bytes (about 4 MB for 12 MP at 288 px), allocated for the call, or
 /// lent by the caller with ``detect(in:scratch:)`` to reuse it across frames.
 public struct PageDetector: Sendable, Hashable {
-    /// Long side of the working image, 64…1024 (the network was trained and the confidence
-    /// calibrated at 192).
+    /// Long side of the working image, 64…1024 (the confidence was calibrated at the default,
+    /// 288; the network was trained at 192).
     public var workSize: Int
     /// Smallest page area as a fraction of the image, in (0, 1).
     public var minimumArea: Double
@@ -35,7 +35,7 @@ public struct PageDetector: Sendable, Hashable {
     /// trained (the lowest of 0.30, 0.35, … 0.90 with at most 2 % false pages there).
     public static var defaultMinimumConfidence: Double { ic_detect_default_min_confidence() }
 
-    public init(workSize: Int = 192, minimumArea: Double = 0.005,
+    public init(workSize: Int = 288, minimumArea: Double = 0.005,
                 minimumConfidence: Double = PageDetector.defaultMinimumConfidence) {
         self.workSize = workSize
         self.minimumArea = minimumArea

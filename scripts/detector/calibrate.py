@@ -3,6 +3,11 @@
 
     calibrate.py SCORES.txt OUT.json [--split NAME] [--negatives N] [--threshold-scores MORE.txt --threshold-negatives M]
 
+`make train-detector` passes the validation split's photos of 1600 and 360 px (val + val360)
+as SCORES.txt and the hard ones (valhard + valhard360) as MORE.txt, so that the confidence and
+the threshold hold for small photos too (at 360 px the working image is 180 px whatever the
+working size, and page-less scenes give page-like quads more often there).
+
 The validation split is drawn from the training packages with seeds the network was not
 trained on (`make detector-data`), so the fit sees the network as it sees new photos (on the
 images it was trained on it is overconfident). SCORES.txt is written by `bench detect-eval`

@@ -31,7 +31,7 @@
  * the README ("Page detection") and in detect_model.c's header.
  *
  * Memory: the C core does not allocate. The caller passes scratch memory of at least
- * ::ic_detect_scratch_size bytes (about 2 MB at the default working size of 192: the map,
+ * ::ic_detect_scratch_size bytes (about 4 MB for 12 MP at the default working size of 288: the map,
  * the working image, the network's activations and the reduction's column sums, which the
  * quad search's Hough accumulator and line profiles reuse). Detection runs on the calling
  * thread; the network uses AVX2 + FMA where the CPU has them (same results as the scalar
@@ -51,8 +51,8 @@ extern "C" {
 
 /** Options of ::ic_detect_page; zero fields take the defaults. */
 typedef struct ic_detect_options {
-    int32_t work_size; /**< Long side of the working image, 64..1024; 0 = 192 (the size the
-                            network was trained and the confidence calibrated at). */
+    int32_t work_size; /**< Long side of the working image, 64..1024; 0 = 288 (the size the
+                            confidence was calibrated at; the network was trained at 192). */
     double min_area;   /**< Smallest page area as a fraction of the image, (0, 1); 0 = 0.005. */
     double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = the default,
                                 ::ic_detect_default_min_confidence; negative: the best
