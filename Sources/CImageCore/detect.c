@@ -149,7 +149,7 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
                    (image->height / k + 0.5) / 2, 0, 0};
     m.fw = m.fx1 - m.fx0;
     m.fh = m.fy1 - m.fy0;
-    ic_dq_line lines[IC_DQ_MAX_LINES + 4];
+    ic_dq_line lines[IC_DQ_LINE_ROOM];
     ic_dq_quad best;
     if (!ic__dq_search(&m, base, o.min_area, lines, &best)) return IC_OK;
     const double z = ic__dm_calibration[0] * best.score + ic__dm_calibration[1];

@@ -8,7 +8,9 @@
  *    normal angles (offset split linearly between two 1-cell bins); the IC_DQ_PEAKS strongest
  *    local maxima, each refitted by weighted least squares to the cells near it, are ranked
  *    by their strongest run of probability (not their votes) and the first IC_DQ_MAX_LINES
- *    that are not near-duplicates become lines.
+ *    that are not near-duplicates become lines. The maxima ranked past them that are not
+ *    near-duplicates of a line either are kept apart as "other maxima": a side that is faint
+ *    (a low-contrast page, a shadowed side) or short (a card, a receipt's end) ranks low.
  *    The four frame edges are lines too (flagged).
  * 2. Each line is profiled: the map sampled every half cell along it, as prefix sums, so the
  *    mean probability over any stretch of it costs two look-ups.
@@ -24,7 +26,9 @@
  *    two crossings, so those of the lines crossing a given opposite pair are computed once per
  *    pair, and a candidate is scored in full only if, with its unknown sides counted as
  *    perfect, it could still beat the IC_DQ_TOPK-th best so far (the same best IC_DQ_TOPK
- *    as scoring them all).
+ *    as scoring them all). A second pass, with the bar the first one left, tries each
+ *    candidate of three lines with one of the other maxima as its fourth side (a quad with
+ *    two such sides is not looked for: many more candidates, most of them texture).
  * 5. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
  *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added. */
 #include "detect_quad_internal.h"
@@ -34,7 +38,7 @@
 
 #define DQ_PI 3.14159265358979323846
 
-enum { IC_DQ_THETA = 180, IC_DQ_PEAKS = 128 }; /* angles; local maxima looked at for lines */
+enum { IC_DQ_THETA = 180 }; /* angles */
 _Static_assert(IC_DQ_MAX_LINES + 4 <= 64, "the search keeps sets of lines in 64-bit masks");
 static const float IC_DQ_VOTE_P = 0.25f;   /* cells below this do not vote */
 static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this much probability */
@@ -64,8 +68,8 @@ size_t ic__dq_scratch(int32_t mw, int32_t mh) {
     size_t nt = (size_t)(2 * diag / IC_DQ_STEP) + 4;
     const size_t nl = IC_DQ_MAX_LINES + 4;
     return IC_DQ_THETA * nrho * sizeof(float)                      /* accumulator */
-           + nl * nt * sizeof(float) + 64                          /* profiles */
-           + nl * nl * sizeof(dq_pair) + 64;                       /* line pairs */
+           + IC_DQ_LINE_ROOM * nt * sizeof(float) + 64             /* profiles */
+           + (nl + IC_DQ_PEAKS) * nl * sizeof(dq_pair) + 64;       /* line pairs, other maxima x lines */
 }
 
 static inline float map_at(const ic_dq_map *m, double u, double v) { return ic__dq_sample(m, m->p, u, v); }
@@ -124,8 +128,10 @@ static double strongest_run(const ic_dq_map *m, const ic_dq_line *l, double diag
     return best;
 }
 
-/* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). */
-static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines) {
+/* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). The maxima ranked
+ * past them that are not near-duplicates of one go to `rest` (room for IC_DQ_PEAKS), their
+ * number to *nrest. */
+static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_line *rest, int32_t *nrest) {
     const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
     const int32_t off = (int32_t)ceil(diag) + 1, nrho = 2 * off + 2;
     memset(acc, 0, (size_t)IC_DQ_THETA * nrho * sizeof *acc);
@@ -193,8 +199,11 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines) {
     }
     for (int32_t a = 1; a < np; a++) /* stable: equal keys keep the votes' order */
         for (int32_t b = a; b > 0 && key[ord[b]] > key[ord[b - 1]]; b--) { int32_t t = ord[b]; ord[b] = ord[b - 1]; ord[b - 1] = t; }
+    /* a near-duplicate of a line is dropped, also from the other maxima: as a side in place
+     * of the line it fits worse (measured: it won over right sides as often as it fixed one) */
     int32_t n = 0;
-    for (int32_t i = 0; i < np && n < IC_DQ_MAX_LINES; i++) {
+    *nrest = 0;
+    for (int32_t i = 0; i < np; i++) {
         const ic_dq_line l = cand[ord[i]];
         int dup = 0;
         for (int32_t k = 0; k < n && !dup; k++) {
@@ -202,7 +211,9 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines) {
             double c = dot < 0 ? -l.c : l.c;
             if (fabs(dot) >= cos(IC_DQ_DUP_DEG * DQ_PI / 180) && fabs(c - lines[k].c) < IC_DQ_DUP_CELLS) dup = 1;
         }
-        if (!dup) lines[n++] = l;
+        if (dup) continue;
+        if (n < IC_DQ_MAX_LINES) lines[n++] = l;
+        else rest[(*nrest)++] = l;
     }
     return n;
 }
@@ -287,6 +298,19 @@ static int side_terms(const ic_dq_line *l, double ta, double tb, dq_side *o) {
     return 1;
 }
 
+/* An upper bound of side_terms' terms from ta to tb, from one look-up (a side counts its mean
+ * and its second-weakest quarter, which is at most the mean of the three others: at most
+ * 7/6 of the mean); 0 if side_terms would find it too short. */
+static int side_bound(const ic_dq_line *l, double ta, double tb, dq_side *o) {
+    if (ta > tb) { double t = ta; ta = tb; tb = t; }
+    if (tb - ta < 2.0) return 0;
+    o->scored = !l->frame;
+    o->side = l->frame ? 1 : fmin(1.0, 7.0 / 6.0 * integral(l, ta, tb) / (tb - ta));
+    o->ends = 1;
+    o->runon = 0;
+    return 1;
+}
+
 /* The score of four sides' terms; -HUGE_VAL when fewer than 3 are scored. A frame edge as a
  * side costs a little: a real fourth side about as well supported wins. */
 static double combine(const dq_side t[4]) {
@@ -353,7 +377,13 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
     const size_t nrho = (size_t)(2 * ceil(diag) + 4);
     float *profs = acc + IC_DQ_THETA * nrho;
     const int32_t nt = (int32_t)(2 * diag / IC_DQ_STEP) + 4;
-    int32_t n = hough(m, acc, L);
+    dq_pair *P = (dq_pair *)(void *)(((uintptr_t)(profs + (size_t)IC_DQ_LINE_ROOM * nt) + 63) & ~(uintptr_t)63);
+    dq_pair *R = P + (IC_DQ_MAX_LINES + 4) * (IC_DQ_MAX_LINES + 4);
+    /* L: the lines, the four frame edges, then the other maxima (L[total ..< total + nrest]) */
+    int32_t nrest;
+    const int32_t n = hough(m, acc, L, L + IC_DQ_MAX_LINES + 4, &nrest);
+    const int32_t total = n + 4;
+    memmove(L + total, L + IC_DQ_MAX_LINES + 4, (size_t)nrest * sizeof *L);
     /* the frame edges, as lines with normals pointing into the frame */
     const double fr[4][3] = {{0, 1, m->fy0}, {-1, 0, -m->fx1}, {0, -1, -m->fy1}, {1, 0, m->fx0}};
     for (int e = 0; e < 4; e++) {
@@ -364,16 +394,25 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
         l->votes = 0;
         l->frame = 1 << e;
     }
-    const int32_t total = n + 4;
     for (int32_t i = 0; i < total; i++) profile(m, &L[i], profs + (size_t)i * nt, nt, diag);
+    for (int32_t i = total; i < total + nrest; i++) L[i].prof = NULL; /* profiled when first needed */
     const double min_sin = sin(25 * DQ_PI / 180), max_opp = sin(60 * DQ_PI / 180);
-    dq_pair *P = (dq_pair *)(void *)(((uintptr_t)(profs + (size_t)total * nt) + 63) & ~(uintptr_t)63);
     for (int32_t i = 0; i < total; i++)
         for (int32_t j = 0; j < total; j++) {
             dq_pair *p = &P[i * total + j];
             const double sn = cross_sin(&L[i], &L[j]);
             p->opposite = i != j && sn <= max_opp && !(L[i].frame && L[j].frame);
             p->corner = i != j && sn >= min_sin && intersect(&L[i], &L[j], &p->x) && in_frame(m, p->x);
+            p->t = p->corner ? along(&L[i], p->x) : 0;
+        }
+    /* the other maxima against the lines: R[r * total + i].t lies along line i */
+    for (int32_t r = 0; r < nrest; r++)
+        for (int32_t i = 0; i < total; i++) {
+            dq_pair *p = &R[r * total + i];
+            const ic_dq_line *lr = &L[total + r];
+            const double sn = cross_sin(lr, &L[i]);
+            p->opposite = sn <= max_opp;
+            p->corner = sn >= min_sin && intersect(lr, &L[i], &p->x) && in_frame(m, p->x);
             p->t = p->corner ? along(&L[i], p->x) : 0;
         }
     /* as bit sets (total <= 64): the lines each line may meet at a corner or face */
@@ -390,33 +429,76 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
      * with the sides not yet known counted as perfect, are not scored. */
     ic_dq_quad top[IC_DQ_TOPK]; /* the best candidates by this score, descending */
     int32_t ntop = 0;
-    dq_side tx[IC_DQ_MAX_LINES + 4];
+    dq_side tx[IC_DQ_MAX_LINES + 4], tr[IC_DQ_PEAKS];
+    int32_t rl[IC_DQ_PEAKS];
+    int8_t rs[IC_DQ_PEAKS]; /* tr[j] is: 2 a bound, 1 the terms, -1 too short */
+    for (int pass = 0; pass < 1 + (nrest > 0); pass++)
     for (int32_t a = 0; a < total; a++)
         for (int32_t b = a + 1; b < total; b++) {
             if (!P[a * total + b].opposite) continue;
+            const dq_side perfect = {1, 1, 0, 1}, ta0 = {1, 1, 0, !L[a].frame}, tb0 = {1, 1, 0, !L[b].frame};
+            const dq_side frame = {1, 1, 0, 0};
+            /* second pass: the other maxima meeting a and b, as the fourth side (bounds
+             * first, their terms when first needed) */
+            int32_t nrl = 0;
+            const double bar0 = ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL;
+            for (int32_t r = 0; pass == 1 && r < nrest; r++) {
+                if (!R[r * total + a].corner || !R[r * total + b].corner) continue;
+                ic_dq_line *lr = &L[total + r];
+                if (!lr->prof) profile(m, lr, profs + (size_t)(total + r) * nt, nt, diag);
+                if (!side_bound(lr, along(lr, R[r * total + a].x), along(lr, R[r * total + b].x), &tr[nrl])) continue;
+                const dq_side t4[4] = {ta0, perfect, tb0, tr[nrl]};
+                if (combine(t4) <= bar0) continue;
+                rl[nrl] = r;
+                rs[nrl++] = 2;
+            }
+            if (pass == 1 && !nrl) continue;
             /* c > a, d > c, both meeting a and b at corners, c and d facing each other */
             uint64_t cs = corner[a] & corner[b] & ~((2ull << a) - 1) & ~(1ull << b);
             for (uint64_t xm = cs; xm; xm &= xm - 1) {
                 const int32_t x = __builtin_ctzll(xm);
                 if (!side_terms(&L[x], P[x * total + a].t, P[x * total + b].t, &tx[x])) cs &= ~(1ull << x);
             }
-            const dq_side perfect = {1, 1, 0, 1}, ta0 = {1, 1, 0, !L[a].frame}, tb0 = {1, 1, 0, !L[b].frame};
-            const dq_side frame = {1, 1, 0, 0};
             for (uint64_t cm = cs; cm; cm &= cm - 1) {
                 const int32_t c = __builtin_ctzll(cm);
                 /* the score a candidate must beat to be kept */
                 const double bar = ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL;
                 const dq_side t1[4] = {ta0, tx[c], tb0, perfect}, t2[4] = {ta0, tx[c], tb0, frame};
                 if (fmax(combine(t1), combine(t2)) <= bar) continue;
-                for (uint64_t dm = cs & opposite[c] & ~((2ull << c) - 1); dm; dm &= dm - 1) {
+                for (uint64_t dm = pass ? 0 : cs & opposite[c] & ~((2ull << c) - 1); dm; dm &= dm - 1) {
                     const int32_t d = __builtin_ctzll(dm);
                     if (!!L[a].frame + !!L[b].frame + !!L[c].frame + !!L[d].frame > 1) continue;
                     dq_side t[4] = {ta0, tx[c], tb0, tx[d]};
                     if (combine(t) <= bar) continue;
-                    if (!side_terms(&L[a], P[a * total + d].t, P[a * total + c].t, &t[0]) ||
+                    if (!side_terms(&L[a], P[a * total + d].t, P[a * total + c].t, &t[0]) || combine(t) <= bar ||
                         !side_terms(&L[b], P[b * total + c].t, P[b * total + d].t, &t[2]) || combine(t) <= bar)
                         continue;
                     const int32_t s[4] = {a, c, b, d};
+                    ic_dq_quad q;
+                    if (!score_quad(m, L, s, min_area, &q)) continue;
+                    keep_top(top, &ntop, &q);
+                }
+                if (!!L[a].frame + !!L[b].frame + !!L[c].frame > 1) continue;
+                for (int32_t j = 0; j < nrl; j++) {
+                    const int32_t r = rl[j];
+                    if (!R[r * total + c].opposite) continue;
+                    ic_dq_line *lr = &L[total + r];
+                    {
+                        const dq_side tb4[4] = {ta0, tx[c], tb0, tr[j]};
+                        if (combine(tb4) <= bar) continue;
+                    }
+                    if (rs[j] == 2)
+                        rs[j] = side_terms(lr, along(lr, R[r * total + a].x), along(lr, R[r * total + b].x), &tr[j]) ? 1 : -1;
+                    if (rs[j] < 0) continue;
+                    dq_side t[4] = {ta0, tx[c], tb0, tr[j]};
+                    if (combine(t) <= bar) continue;
+                    if (!side_bound(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar ||
+                        !side_bound(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar)
+                        continue;
+                    if (!side_terms(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar ||
+                        !side_terms(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar)
+                        continue;
+                    const int32_t s[4] = {a, c, b, total + r};
                     ic_dq_quad q;
                     if (!score_quad(m, L, s, min_area, &q)) continue;
                     keep_top(top, &ntop, &q);

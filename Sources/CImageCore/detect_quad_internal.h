@@ -9,6 +9,8 @@
 #include <math.h>
 
 enum { IC_DQ_MAX_LINES = 28 }; /* Hough lines kept (the four frame edges come on top; at most 60) */
+enum { IC_DQ_PEAKS = 128 };     /* Hough maxima looked at: the lines kept come from them */
+enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_PEAKS }; /* lines the search returns, at most */
 
 /* The boundary map and the inside map (same geometry and stride) in map coordinates, and
  * the frame (the source image's edges) in them. */
@@ -56,7 +58,7 @@ typedef struct ic_dq_quad {
 /* Scratch bytes of the search for a mw x mh map. */
 IC_INTERNAL size_t ic__dq_scratch(int32_t mw, int32_t mh);
 
-/* Lines of the map into L (room for IC_DQ_MAX_LINES + 4) and the best quad over them;
+/* Lines of the map into L (room for IC_DQ_LINE_ROOM) and the best quad over them;
  * returns 0 when no candidate is a valid page shape. */
 IC_INTERNAL int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L,
                               ic_dq_quad *best);
