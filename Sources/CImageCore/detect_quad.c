@@ -8,7 +8,7 @@
  *    normal angles (offset split linearly between two 1-cell bins); the IC_DQ_PEAKS strongest
  *    local maxima, each refitted by weighted least squares to the cells near it, are ranked
  *    by their strongest run of probability (not their votes) and the first IC_DQ_MAX_LINES
- *    that are not near-duplicates become lines. The maxima ranked past them that are not
+ *    that are not near-duplicates become lines. The next IC_DQ_MAX_REST that are not
  *    near-duplicates of a line either are kept apart as "other maxima": a side that is faint
  *    (a low-contrast page, a shadowed side) or short (a card, a receipt's end) ranks low.
  *    The four frame edges are lines too (flagged).
@@ -28,7 +28,10 @@
  *    perfect, it could still beat the IC_DQ_TOPK-th best so far (the same best IC_DQ_TOPK
  *    as scoring them all). A second pass, with the bar the first one left, tries each
  *    candidate of three lines with one of the other maxima as its fourth side (a quad with
- *    two such sides is not looked for: many more candidates, most of them texture).
+ *    two such sides is not looked for: many more candidates, most of them texture). Such a
+ *    side costs IC_DQ_REST_COST (a low-ranked line may be any texture's: without the cost
+ *    page-less photos scored higher as often as pages were found) and is at least
+ *    IC_DQ_REST_MIN_RATIO of its opposite side.
  * 5. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
  *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added. */
 #include "detect_quad_internal.h"
@@ -46,6 +49,8 @@ static const double IC_DQ_DUP_DEG = 5.0, IC_DQ_DUP_CELLS = 2.5; /* closer lines 
 static const double IC_DQ_STEP = 0.5;       /* profile sampling step, cells */
 static const double IC_DQ_RUN_P = 0.5;      /* lines rank by their run of probability above this */
 static const double IC_DQ_FRAME_COST = 0.05; /* score cost of a frame edge as a side */
+static const double IC_DQ_REST_COST = 0.06;  /* score cost of a maximum ranked past the lines as a side ... */
+static const double IC_DQ_REST_MIN_RATIO = 0.5; /* ... which is at least this share of its opposite side */
 static const double IC_DQ_FRAME_TOL = 0.75;  /* corners may lie this far (cells) outside the frame */
 static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past a corner (cells) */
 static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
@@ -69,7 +74,7 @@ size_t ic__dq_scratch(int32_t mw, int32_t mh) {
     const size_t nl = IC_DQ_MAX_LINES + 4;
     return IC_DQ_THETA * nrho * sizeof(float)                      /* accumulator */
            + IC_DQ_LINE_ROOM * nt * sizeof(float) + 64             /* profiles */
-           + (nl + IC_DQ_PEAKS) * nl * sizeof(dq_pair) + 64;       /* line pairs, other maxima x lines */
+           + (nl + IC_DQ_MAX_REST) * nl * sizeof(dq_pair) + 64;    /* line pairs, other maxima x lines */
 }
 
 static inline float map_at(const ic_dq_map *m, double u, double v) { return ic__dq_sample(m, m->p, u, v); }
@@ -128,9 +133,9 @@ static double strongest_run(const ic_dq_map *m, const ic_dq_line *l, double diag
     return best;
 }
 
-/* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). The maxima ranked
- * past them that are not near-duplicates of one go to `rest` (room for IC_DQ_PEAKS), their
- * number to *nrest. */
+/* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). The next
+ * IC_DQ_MAX_REST maxima that are not near-duplicates of one go to `rest`, their number to
+ * *nrest. */
 static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_line *rest, int32_t *nrest) {
     const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
     const int32_t off = (int32_t)ceil(diag) + 1, nrho = 2 * off + 2;
@@ -213,7 +218,7 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_li
         }
         if (dup) continue;
         if (n < IC_DQ_MAX_LINES) lines[n++] = l;
-        else rest[(*nrest)++] = l;
+        else if (*nrest < IC_DQ_MAX_REST) rest[(*nrest)++] = l;
     }
     return n;
 }
@@ -429,9 +434,9 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
      * with the sides not yet known counted as perfect, are not scored. */
     ic_dq_quad top[IC_DQ_TOPK]; /* the best candidates by this score, descending */
     int32_t ntop = 0;
-    dq_side tx[IC_DQ_MAX_LINES + 4], tr[IC_DQ_PEAKS];
-    int32_t rl[IC_DQ_PEAKS];
-    int8_t rs[IC_DQ_PEAKS]; /* tr[j] is: 2 a bound, 1 the terms, -1 too short */
+    dq_side tx[IC_DQ_MAX_LINES + 4], tr[IC_DQ_MAX_REST];
+    int32_t rl[IC_DQ_MAX_REST];
+    int8_t rs[IC_DQ_MAX_REST]; /* tr[j] is: 2 a bound, 1 the terms, -1 too short */
     for (int pass = 0; pass < 1 + (nrest > 0); pass++)
     for (int32_t a = 0; a < total; a++)
         for (int32_t b = a + 1; b < total; b++) {
@@ -441,7 +446,8 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
             /* second pass: the other maxima meeting a and b, as the fourth side (bounds
              * first, their terms when first needed) */
             int32_t nrl = 0;
-            const double bar0 = ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL;
+            /* (a candidate with such a side must beat the bar by its cost) */
+            const double bar0 = (ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL) + IC_DQ_REST_COST;
             for (int32_t r = 0; pass == 1 && r < nrest; r++) {
                 if (!R[r * total + a].corner || !R[r * total + b].corner) continue;
                 ic_dq_line *lr = &L[total + r];
@@ -479,28 +485,35 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
                     keep_top(top, &ntop, &q);
                 }
                 if (!!L[a].frame + !!L[b].frame + !!L[c].frame > 1) continue;
+                const double bar_r = bar + IC_DQ_REST_COST;
                 for (int32_t j = 0; j < nrl; j++) {
                     const int32_t r = rl[j];
                     if (!R[r * total + c].opposite) continue;
                     ic_dq_line *lr = &L[total + r];
+                    /* a page's opposite sides are of comparable length, even in strong perspective;
+                     * a short cut across a corner of a triangle or a polygon is not a side */
+                    if (fabs(along(lr, R[r * total + a].x) - along(lr, R[r * total + b].x)) <
+                        IC_DQ_REST_MIN_RATIO * fabs(P[c * total + a].t - P[c * total + b].t))
+                        continue;
                     {
                         const dq_side tb4[4] = {ta0, tx[c], tb0, tr[j]};
-                        if (combine(tb4) <= bar) continue;
+                        if (combine(tb4) <= bar_r) continue;
                     }
                     if (rs[j] == 2)
                         rs[j] = side_terms(lr, along(lr, R[r * total + a].x), along(lr, R[r * total + b].x), &tr[j]) ? 1 : -1;
                     if (rs[j] < 0) continue;
                     dq_side t[4] = {ta0, tx[c], tb0, tr[j]};
-                    if (combine(t) <= bar) continue;
-                    if (!side_bound(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar ||
-                        !side_bound(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar)
+                    if (combine(t) <= bar_r) continue;
+                    if (!side_bound(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar_r ||
+                        !side_bound(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar_r)
                         continue;
-                    if (!side_terms(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar ||
-                        !side_terms(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar)
+                    if (!side_terms(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar_r ||
+                        !side_terms(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar_r)
                         continue;
                     const int32_t s[4] = {a, c, b, total + r};
                     ic_dq_quad q;
                     if (!score_quad(m, L, s, min_area, &q)) continue;
+                    q.score -= IC_DQ_REST_COST;
                     keep_top(top, &ntop, &q);
                 }
             }

@@ -51,10 +51,10 @@ struct DetectTests {
         // A regression guard of the old synthetic set (bench: detect-eval-synthetic). The
         // learned detector does poorly here: gray composites of scikit-image's photographed
         // pages, whose own uneven background looks like paper, and pages with no margin, are
-        // far from what it was trained on; it finds 14 of these 36 (the classical detector it
+        // far from what it was trained on; it finds 16 of these 36 (the classical detector it
         // replaced, tuned on this set, 35; on the held-out photos it found 43.0 % and the
         // learned one 73.8 %: README, "Page detection").
-        #expect(good >= 14, "\(good)/\(total): \(misses)")
+        #expect(good >= 16, "\(good)/\(total): \(misses)")
     }
 
     @Test("no false page in scenes of the same surfaces and light without a page")
