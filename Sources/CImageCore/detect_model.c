@@ -6,7 +6,7 @@
  * Training data (train split) sha256: 7df653ee1e6f8f435bcd6a1a3930eb9da390a66e0c14cf99276b946aec01026c
  * Training: 136 epochs, seed 14.
  * Confidence calibration (val split, 1600 and 360 px photos, at the default working size 288):
- * sigmoid(13.3002 * score + -10.1364).
+ * sigmoid(10.875 * score + -7.96186).
  * Default min_confidence 0.60: the lowest of 0.30, 0.35, ... 0.90 with at most 2 % false pages on the
  * page-less photos of the plain and hard validation splits at 1600 and 360 px (calibrate.py).
  * Checkpoint chosen by validation loss (0.1431; validation split: training packages, other seeds).
@@ -4784,5 +4784,5 @@ const ic_dm_conv ic__dm_layers[IC_DM_LAYERS] = {
     {12, 2, 1, 1, 1, l11_w, l11_b},
 };
 
-const double ic__dm_calibration[2] = {13.300189377787653, -10.136412892656802};
+const double ic__dm_calibration[2] = {10.875011167128804, -7.961856291427293};
 const double ic__dm_min_confidence = 0.60;
