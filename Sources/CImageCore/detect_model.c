@@ -11,7 +11,10 @@
  * page-less photos of the plain and hard validation splits at 1600 and 360 px (calibrate.py).
  * Checkpoint chosen by validation loss (0.1431; validation split: training packages, other seeds).
  * Held-out split figures (bench detect-eval):
- *   not measured yet (run `make train-detector`)
+ *   heldout split (.build-detector/data/heldout): 400 pages, 83.5 % with every corner within 1.5 % of the diagonal (62 not found); mean corner error 0.09 % of the diagonal (pages found); 2 of 100 page-less photos gave a false page (2.0 %)
+ *   by kind: card 73.8 % of 80, form 88.3 % of 77, photo 82.7 % of 81, receipt 85.2 % of 88, text 87.8 % of 74
+ *   by page height: 15-35 % 77.9 % of 145, 35-55 % 82.7 % of 98, 55-75 % 87.0 % of 92, 75-95 % 92.3 % of 65
+ *   cut by the frame edge: 73.3 % of 60; partly occluded: 74.6 % of 63
  */
 #include "detect_map_internal.h"
 
