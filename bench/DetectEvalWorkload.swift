@@ -68,10 +68,9 @@ enum DetectEval {
         }
         let labels = try text.split(separator: "\n").map { try JSONDecoder().decode(Label.self, from: Data($0.utf8)) }
         let scoresPath = env["IC_DETECT_SCORES"]
-        var detector = PageDetector()
+        var detector = DetectEval.detector(env)
         let threshold = detector.minimumConfidence
         if scoresPath != nil { detector.minimumConfidence = -1 }
-        if let w = env["IC_DETECT_WORK"].flatMap({ Int($0) }) { detector.workSize = w }
         var overall = Tally(), byKind: [String: Tally] = [:], bySize: [String: Tally] = [:]
         var cut = Tally(), occluded = Tally()
         var empty = 0, falsePages = 0, notFound = 0
@@ -141,6 +140,13 @@ enum DetectEval {
             try data.write(to: URL(fileURLWithPath: jsonPath))
         }
         return (note, summary)
+    }
+
+    /// The detector of the workloads: the defaults, or `IC_DETECT_WORK=n`'s working size.
+    static func detector(_ env: [String: String]) -> PageDetector {
+        var d = PageDetector()
+        if let w = env["IC_DETECT_WORK"].flatMap({ Int($0) }) { d.workSize = w }
+        return d
     }
 
     static func dumpMiss(_ image: borrowing PixelBuffer, _ d: PageDetector.Detection, _ truth: [[Double]]?, dir: String, name: String) throws {

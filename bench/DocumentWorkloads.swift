@@ -152,8 +152,7 @@ extension DocumentWorkloads {
 
     /// Detection in a 12 MP RGBA photo: the reduction of 12 MP to the working image is included.
     static let detectPhoto = Workload(name: "detect-12mp", summary: "page detection in the 12 MP RGBA photo (reduction to the working image included)") { ctx in
-        var detector = PageDetector()
-        if let w = ProcessInfo.processInfo.environment["IC_DETECT_WORK"].flatMap({ Int($0) }) { detector.workSize = w }
+        let detector = DetectEval.detector(ProcessInfo.processInfo.environment)
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: try detector.scratchSize(width: ctx.image.width, height: ctx.image.height), alignment: 64)
         defer { scratch.deallocate() }
         let timing = try ctx.time { _ = try detector.detect(in: ctx.image, scratch: scratch) }

@@ -10,9 +10,7 @@
 #include <stddef.h>
 
 enum {
-    IC_DM_WORK = 288,  /* default long side of the working image: the network was trained on working
-                          images of 192 (workgeom.py); at 288 it is right more often, mostly on small
-                          pages (chosen on the validation split, README "Page detection") */
+    IC_DM_WORK = IC_DETECT_DEFAULT_WORK_SIZE, /* default long side of the working image (detect.h) */
     IC_DM_BORDER = 4,  /* zero border around every activation plane (the largest dilation) */
     IC_DM_LAYERS = 12, /* see scripts/detector/model.py */
     IC_DM_C0 = 12,     /* channels at map (1/2), 1/4 and 1/8 resolution */

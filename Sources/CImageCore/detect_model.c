@@ -5,7 +5,7 @@
  * convolutions, float32: 37598 parameters, 150392 bytes of weights.
  * Training data (train split) sha256: 7df653ee1e6f8f435bcd6a1a3930eb9da390a66e0c14cf99276b946aec01026c
  * Training: 136 epochs, seed 14.
- * Confidence calibration (val split, 1600 and 360 px photos, at the default working size 288):
+ * Confidence calibration (val split, 1600 and 360 px photos, at the default working size, IC_DM_WORK):
  * sigmoid(10.875 * score + -7.96186).
  * Default min_confidence 0.60: the lowest of 0.30, 0.35, ... 0.90 with at most 2 % false pages on the
  * page-less photos of the plain and hard validation splits at 1600 and 360 px (calibrate.py).

@@ -46,9 +46,6 @@ static ic_resize_params resize_params(const ic_thumbnail_plan *p) {
     return r;
 }
 
-/* The EXIF thumbnail as the source, when it is a smaller copy of the main image and its picture
- * covers the stored-orientation target at 1x or more: its smallest M/8 at which the picture
- * (rounded inwards) still covers it, cropped to the picture. Returns 0 to decode the main image. */
 /* The plan's output size (turned by its orientation) and the scratch of the resize stream
  * and of the turn, from its resized size, format and orientation (both plans). */
 static ic_status plan_output(ic_thumbnail_plan *p) {
@@ -63,6 +60,9 @@ static ic_status plan_output(ic_thumbnail_plan *p) {
     return IC_OK;
 }
 
+/* The EXIF thumbnail as the source, when it is a smaller copy of the main image and its picture
+ * covers the stored-orientation target at 1x or more: its smallest M/8 at which the picture
+ * (rounded inwards) still covers it, cropped to the picture. Returns 0 to decode the main image. */
 static int plan_exif(const uint8_t *data, size_t size, ic_thumbnail_plan *p) {
     ic_jpeg_exif_thumbnail t;
     if (ic_jpeg_find_exif_thumbnail(data, size, &t) != IC_OK) return 0;

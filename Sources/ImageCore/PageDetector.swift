@@ -23,7 +23,7 @@ import CImageCore
 /// lent by the caller with ``detect(in:scratch:)`` to reuse it across frames.
 public struct PageDetector: Sendable, Hashable {
     /// Long side of the working image, 64…1024 (the confidence was calibrated at the default,
-    /// 288; the network was trained at 192).
+    /// ``defaultWorkSize``; the network was trained at 192).
     public var workSize: Int
     /// Smallest page area as a fraction of the image, in (0, 1).
     public var minimumArea: Double
@@ -35,7 +35,10 @@ public struct PageDetector: Sendable, Hashable {
     /// trained (the lowest of 0.30, 0.35, … 0.90 with at most 2 % false pages there).
     public static var defaultMinimumConfidence: Double { ic_detect_default_min_confidence() }
 
-    public init(workSize: Int = 288, minimumArea: Double = 0.005,
+    /// The default ``workSize`` (`IC_DETECT_DEFAULT_WORK_SIZE`, 288).
+    public static var defaultWorkSize: Int { Int(IC_DETECT_DEFAULT_WORK_SIZE) }
+
+    public init(workSize: Int = PageDetector.defaultWorkSize, minimumArea: Double = 0.005,
                 minimumConfidence: Double = PageDetector.defaultMinimumConfidence) {
         self.workSize = workSize
         self.minimumArea = minimumArea

@@ -142,7 +142,7 @@ struct DetectHeldoutTests {
                 }
                 #expect(st == IC_OK)
                 #expect(maps.allSatisfy { $0 >= 0 && $0 <= 1 }, "\(format) \(w)x\(h)")
-                let k = (max(w, h) + 287) / 288 /* the default working size */
+                let k = (max(w, h) + Int(IC_DETECT_DEFAULT_WORK_SIZE) - 1) / Int(IC_DETECT_DEFAULT_WORK_SIZE)
                 if w < k || h < k { #expect(maps.allSatisfy { $0 == 0 }, "\(format) \(w)x\(h)") }
             }
         }

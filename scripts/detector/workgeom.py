@@ -13,7 +13,7 @@ cell (i, j) is centred on working pixel (2i, 2j), that is at source point
 """
 import numpy as np
 
-WORK = 192  # the training data's working size; the C detector's default is 288 (IC_DM_WORK)
+WORK = 192  # the training data's working size; the C detector's default is IC_DETECT_DEFAULT_WORK_SIZE
 
 
 def work_size(width: int, height: int):

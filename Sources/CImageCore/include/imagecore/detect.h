@@ -49,10 +49,15 @@
 extern "C" {
 #endif
 
+/** The default long side of the working image (::ic_detect_options.work_size 0): the size the
+ * confidence was calibrated at. The network was trained on working images of 192; at 288 it
+ * finds more small pages (chosen on the validation split; README, "Page detection"). */
+enum { IC_DETECT_DEFAULT_WORK_SIZE = 288 };
+
 /** Options of ::ic_detect_page; zero fields take the defaults. */
 typedef struct ic_detect_options {
-    int32_t work_size; /**< Long side of the working image, 64..1024; 0 = 288 (the size the
-                            confidence was calibrated at; the network was trained at 192). */
+    int32_t work_size; /**< Long side of the working image, 64..1024; 0 =
+                            ::IC_DETECT_DEFAULT_WORK_SIZE. */
     double min_area;   /**< Smallest page area as a fraction of the image, (0, 1); 0 = 0.005. */
     double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = the default,
                                 ::ic_detect_default_min_confidence; negative: the best
