@@ -24,11 +24,12 @@
  * 4. The search: the line pairs that may meet at a corner (crossing inside the frame) or face
  *    each other are tabled first, as bit sets; a side's terms depend only on its line and its
  *    two crossings, so those of the lines crossing a given opposite pair are computed once per
- *    pair, and a candidate is scored in full only if, with its unknown sides counted as
- *    perfect, it could still beat the IC_DQ_TOPK-th best so far (the same best IC_DQ_TOPK
- *    as scoring them all). A second pass, with the bar the first one left, tries each
- *    candidate of three lines with one of the other maxima as its fourth side (a quad with
- *    two such sides is not looked for: many more candidates, most of them texture). Such a
+ *    pair (and kept for the second pass), and a candidate is scored in full only if, with its
+ *    unknown sides counted as perfect, it could still beat the IC_DQ_TOPK-th best so far (the
+ *    same best IC_DQ_TOPK as scoring them all). A second pass, with the bar the first one left
+ *    (higher than while the first pass ran, so it prunes more), tries each candidate of three
+ *    lines with one of the other maxima as its fourth side (a quad with two such sides is not
+ *    looked for: many more candidates, most of them texture). Such a
  *    side costs IC_DQ_REST_COST (a low-ranked line may be any texture's: without the cost
  *    page-less photos scored higher as often as pages were found) and is at least
  *    IC_DQ_REST_MIN_RATIO of its opposite side.
@@ -37,6 +38,7 @@
 #include "detect_quad_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define DQ_PI 3.14159265358979323846
@@ -66,16 +68,6 @@ typedef struct dq_pair {
     int32_t corner;    /* they cross at >= 25 degrees, inside the frame (with its tolerance) */
     int32_t opposite;  /* roughly parallel (< 60 degrees), not both frame edges */
 } dq_pair;
-
-size_t ic__dq_scratch(int32_t mw, int32_t mh) {
-    const double diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
-    size_t nrho = (size_t)(2 * ceil(diag) + 4);
-    size_t nt = (size_t)(2 * diag / IC_DQ_STEP) + 4;
-    const size_t nl = IC_DQ_MAX_LINES + 4;
-    return IC_DQ_THETA * nrho * sizeof(float)                      /* accumulator */
-           + IC_DQ_LINE_ROOM * nt * sizeof(float) + 64             /* profiles */
-           + (nl + IC_DQ_MAX_REST) * nl * sizeof(dq_pair) + 64;    /* line pairs, other maxima x lines */
-}
 
 static inline float map_at(const ic_dq_map *m, double u, double v) { return ic__dq_sample(m, m->p, u, v); }
 
@@ -133,6 +125,30 @@ static double strongest_run(const ic_dq_map *m, const ic_dq_line *l, double diag
     return best;
 }
 
+/* Bounded sorted insert into `*n` elements of `size` bytes, sorted descending by the double
+ * at byte `key_at` of each, at most `cap`: makes room for an element of key `key` (the
+ * earlier of equals first) and returns its slot, or -1 if it does not enter (full, and not
+ * above the last). The Hough peaks and the best candidates both keep their best this way. */
+static inline int32_t sorted_slot(void *base, size_t size, size_t key_at, int32_t *n, int32_t cap, double key) {
+    uint8_t *e = base;
+    double last;
+    int32_t at;
+    if (*n < cap) {
+        at = (*n)++;
+    } else {
+        memcpy(&last, e + (size_t)(cap - 1) * size + key_at, sizeof last);
+        if (!(key > last)) return -1; /* (full: only a greater one enters; never read an unset slot) */
+        at = cap - 1;
+    }
+    for (; at > 0; at--) {
+        double prev;
+        memcpy(&prev, e + (size_t)(at - 1) * size + key_at, sizeof prev);
+        if (!(prev < key)) break;
+        memcpy(e + (size_t)at * size, e + (size_t)(at - 1) * size, size);
+    }
+    return at;
+}
+
 /* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). The next
  * IC_DQ_MAX_REST maxima that are not near-duplicates of one go to `rest`, their number to
  * *nrest. */
@@ -159,14 +175,14 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_li
         }
     }
     /* local maxima (8-neighbourhood; angles wrap with the offset mirrored) */
-    struct { float v; int32_t t, b; } peaks[IC_DQ_PEAKS];
+    struct peak { double v; int32_t t, b; } peaks[IC_DQ_PEAKS]; /* v: a float's votes, exactly */
     int32_t np = 0;
-    for (int32_t t = 0; t < IC_DQ_THETA; t++)
+    for (int32_t t = 0; t < IC_DQ_THETA; t++) {
         for (int32_t b = 1; b < nrho - 1; b++) {
             float v = acc[(size_t)t * nrho + b];
             if (v < IC_DQ_MIN_VOTES) continue;
             int is_max = 1;
-            for (int32_t dt = -1; dt <= 1 && is_max; dt++)
+            for (int32_t dt = -1; dt <= 1 && is_max; dt++) {
                 for (int32_t db = -1; db <= 1; db++) {
                     if (!dt && !db) continue;
                     int32_t tt = t + dt, bb = b + db;
@@ -176,17 +192,13 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_li
                     float o = acc[(size_t)tt * nrho + bb];
                     if (o > v || (o == v && (dt < 0 || (dt == 0 && db < 0)))) { is_max = 0; break; }
                 }
+            }
             if (!is_max) continue;
             /* keep the IC_DQ_PEAKS strongest, sorted descending */
-            int32_t at;
-            if (np < IC_DQ_PEAKS) at = np++;
-            else if (v > peaks[IC_DQ_PEAKS - 1].v) at = IC_DQ_PEAKS - 1;
-            else continue; /* (full: only a stronger one enters; never read an unset slot) */
-            while (at > 0 && peaks[at - 1].v < v) { peaks[at] = peaks[at - 1]; at--; }
-            peaks[at].v = v;
-            peaks[at].t = t;
-            peaks[at].b = b;
+            const int32_t at = sorted_slot(peaks, sizeof *peaks, offsetof(struct peak, v), &np, IC_DQ_PEAKS, v);
+            if (at >= 0) peaks[at] = (struct peak){v, t, b};
         }
+    }
     /* the peaks as refitted lines, ranked by their strongest run rather than their votes: a
      * short page side (a card, a receipt) is a strong run that collects fewer votes than a
      * long line through scattered texture responses */
@@ -202,8 +214,9 @@ static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_li
         key[i] = strongest_run(m, l, diag);
         ord[i] = i;
     }
-    for (int32_t a = 1; a < np; a++) /* stable: equal keys keep the votes' order */
+    for (int32_t a = 1; a < np; a++) { /* stable: equal keys keep the votes' order */
         for (int32_t b = a; b > 0 && key[ord[b]] > key[ord[b - 1]]; b--) { int32_t t = ord[b]; ord[b] = ord[b - 1]; ord[b - 1] = t; }
+    }
     /* a near-duplicate of a line is dropped, also from the other maxima: as a side in place
      * of the line it fits worse (measured: it won over right sides as often as it fixed one) */
     int32_t n = 0;
@@ -290,9 +303,12 @@ static int side_terms(const ic_dq_line *l, double ta, double tb, dq_side *o) {
      * the side counts as its mean and its second-weakest quarter, so that a line
      * touching a curved contour for a stretch does not pass for a side */
     double qm[4];
-    for (int j = 0; j < 4; j++) qm[j] = integral(l, ta + j * len / 4, ta + (j + 1) * len / 4) / (len / 4);
-    for (int a = 1; a < 4; a++)
+    for (int j = 0; j < 4; j++) {
+        qm[j] = integral(l, ta + j * len / 4, ta + (j + 1) * len / 4) / (len / 4);
+    }
+    for (int a = 1; a < 4; a++) {
         for (int b = a; b > 0 && qm[b] < qm[b - 1]; b--) { double t = qm[b]; qm[b] = qm[b - 1]; qm[b - 1] = t; }
+    }
     o->side = 0.5 * integral(l, ta, tb) / len + 0.5 * qm[1];
     /* the last 3 cells before each corner (also before a frame edge: a page cut by
      * the frame reaches it) */
@@ -337,8 +353,9 @@ static double combine(const dq_side t[4]) {
  * page shape. */
 static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4], double min_area, ic_dq_quad *q) {
     ic_point c[4];
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         if (!intersect(&L[s[i]], &L[s[(i + 1) & 3]], &c[i])) return 0; /* c[i] ends side i */
+    }
     /* convex and simple: all turns of the same sign */
     double area2 = 0;
     int sign = 0;
@@ -352,11 +369,13 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
     }
     double area = fabs(area2) / 2;
     if (area < min_area * m->fw * m->fh) return 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         if (!in_frame(m, c[i])) return 0;
+    }
     dq_side t[4];
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         if (!side_terms(&L[s[i]], along(&L[s[i]], c[(i + 3) & 3]), along(&L[s[i]], c[i]), &t[i])) return 0;
+    }
     q->score = combine(t);
     if (q->score == -HUGE_VAL) return 0;
     for (int i = 0; i < 4; i++) {
@@ -366,29 +385,112 @@ static int score_quad(const ic_dq_map *m, const ic_dq_line *L, const int32_t s[4
     return 1;
 }
 
-/* Inserts q into top (descending by score, at most IC_DQ_TOPK; the earlier of equals first). */
-static void keep_top(ic_dq_quad *top, int32_t *n, const ic_dq_quad *q) {
-    int32_t at;
-    if (*n < IC_DQ_TOPK) at = (*n)++;
-    else if (q->score > top[IC_DQ_TOPK - 1].score) at = IC_DQ_TOPK - 1;
-    else return;
-    while (at > 0 && top[at - 1].score < q->score) { top[at] = top[at - 1]; at--; }
-    top[at] = *q;
+
+/* ---- the search ---------------------------------------------------------------------------- */
+
+enum { IC_DQ_NL = IC_DQ_MAX_LINES + 4 }; /* lines and frame edges, at most */
+/* Side terms kept from pass 0 for pass 1 (which needs the same ones): an opposite pair (a, b),
+ * a < b, has room for those of the lines x in (a, total); at most the sum over a of
+ * (NL - 1 - a)^2 = (NL - 1) NL (2 NL - 1) / 6 slots (4324, 135 KiB), after NL unused ones so
+ * that a pair's table indexed by x never starts before the slots. */
+enum { IC_DQ_SIDE_SLOTS = (IC_DQ_NL - 1) * IC_DQ_NL * (2 * IC_DQ_NL - 1) / 6 + IC_DQ_NL };
+
+/* An opposite pair (a, b), a < b, and the lines that may complete it: each x in `sides`
+ * (x > a, x != b) meets a and b at corners, and tx[x] holds the terms of its side between
+ * them. */
+typedef struct dq_opposite {
+    uint64_t sides;
+    dq_side *tx;
+} dq_opposite;
+
+/* An other maximum r as the fourth side of a pair's candidates: the terms of its side between
+ * the pair's lines, a bound until first needed. */
+typedef struct dq_rest {
+    int32_t r;
+    int32_t known; /* t is: 2 a bound, 1 the terms, -1 too short */
+    dq_side t;
+} dq_rest;
+
+/* The scratch of the search, as offsets from its base (64-byte aligned, detect.c). */
+typedef struct dq_layout {
+    size_t acc, profs, pairs, rest_pairs, opposites, slots, bytes;
+    int32_t nt;
+    double diag;
+} dq_layout;
+
+static void lay_out(int32_t mw, int32_t mh, dq_layout *o) {
+    o->diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
+    const size_t nrho = (size_t)(2 * ceil(o->diag) + 4);
+    o->nt = (int32_t)(2 * o->diag / IC_DQ_STEP) + 4;
+    o->acc = 0;
+    o->profs = o->acc + IC_DQ_THETA * nrho * sizeof(float);
+    o->pairs = (o->profs + (size_t)IC_DQ_LINE_ROOM * (size_t)o->nt * sizeof(float) + 63) & ~(size_t)63;
+    o->rest_pairs = o->pairs + IC_DQ_NL * IC_DQ_NL * sizeof(dq_pair);
+    o->opposites = o->rest_pairs + IC_DQ_MAX_REST * IC_DQ_NL * sizeof(dq_pair);
+    o->slots = o->opposites + IC_DQ_NL * IC_DQ_NL * sizeof(dq_opposite);
+    o->bytes = o->slots + IC_DQ_SIDE_SLOTS * sizeof(dq_side);
 }
 
-int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
-    float *acc = (float *)(void *)scratch;
-    const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
-    const size_t nrho = (size_t)(2 * ceil(diag) + 4);
-    float *profs = acc + IC_DQ_THETA * nrho;
-    const int32_t nt = (int32_t)(2 * diag / IC_DQ_STEP) + 4;
-    dq_pair *P = (dq_pair *)(void *)(((uintptr_t)(profs + (size_t)IC_DQ_LINE_ROOM * nt) + 63) & ~(uintptr_t)63);
-    dq_pair *R = P + (IC_DQ_MAX_LINES + 4) * (IC_DQ_MAX_LINES + 4);
-    /* L: the lines, the four frame edges, then the other maxima (L[total ..< total + nrest]) */
-    int32_t nrest;
-    const int32_t n = hough(m, acc, L, L + IC_DQ_MAX_LINES + 4, &nrest);
-    const int32_t total = n + 4;
-    memmove(L + total, L + IC_DQ_MAX_LINES + 4, (size_t)nrest * sizeof *L);
+size_t ic__dq_scratch(int32_t mw, int32_t mh) {
+    dq_layout o;
+    lay_out(mw, mh, &o);
+    return o.bytes;
+}
+
+/* The search's lines, their pair tables and the best candidates so far. */
+typedef struct dq_search {
+    const ic_dq_map *m;
+    double min_area;
+    ic_dq_line *L; /* the lines and frame edges (L[0 ..< total]), the other maxima after them */
+    int32_t total, nrest;
+    float *profs; /* room for the lines' profiles, nt floats each */
+    int32_t nt;
+    double diag;
+    dq_pair *P;   /* P[i * total + j]: lines i and j (t along line i) */
+    dq_pair *R;   /* R[r * total + i]: other maximum r and line i (t along line i) */
+    uint64_t corner[IC_DQ_NL], opposite[IC_DQ_NL]; /* P's flags as bit sets (total <= 64) */
+    dq_opposite *opp; /* opp[a * total + b]: pass 0's, for pass 1 */
+    dq_side *slots;
+    int32_t used; /* slots handed out */
+    ic_dq_quad top[IC_DQ_TOPK]; /* the best candidates by this score, descending */
+    int32_t ntop;
+} dq_search;
+
+static inline const dq_pair *pair(const dq_search *s, int32_t i, int32_t j) { return &s->P[i * s->total + j]; }
+static inline const dq_pair *rest_pair(const dq_search *s, int32_t r, int32_t i) { return &s->R[r * s->total + i]; }
+static inline int is_frame(const dq_search *s, int32_t i) { return s->L[i].frame != 0; }
+
+/* The score a candidate must beat to be kept. */
+static inline double search_bar(const dq_search *s) {
+    return s->ntop == IC_DQ_TOPK ? s->top[IC_DQ_TOPK - 1].score : -HUGE_VAL;
+}
+
+/* Keeps q if it is among the IC_DQ_TOPK best so far (the earlier of equals first). */
+static void keep_top(dq_search *s, const ic_dq_quad *q) {
+    const int32_t at = sorted_slot(s->top, sizeof *s->top, offsetof(ic_dq_quad, score), &s->ntop, IC_DQ_TOPK, q->score);
+    if (at >= 0) s->top[at] = *q;
+}
+
+static const dq_side IC_DQ_PERFECT = {1, 1, 0, 1}, IC_DQ_FRAME = {1, 1, 0, 0};
+
+/* A side whose terms are not known yet, counted as perfect (unscored if a frame edge). */
+static inline dq_side unknown_side(const ic_dq_line *l) { return (dq_side){1, 1, 0, !l->frame}; }
+
+/* Whether sides a, c, b cannot beat `bar` whatever the fourth side: counted as perfect, or as
+ * a frame edge (then unscored, which may score higher). */
+static inline int cannot_beat(dq_side ta, dq_side tc, dq_side tb, double bar) {
+    const dq_side t1[4] = {ta, tc, tb, IC_DQ_PERFECT}, t2[4] = {ta, tc, tb, IC_DQ_FRAME};
+    return fmax(combine(t1), combine(t2)) <= bar;
+}
+
+/* The lines, the frame edges after them (L[0 ..< total], profiled) and the other maxima
+ * after those (profiled when first needed). */
+static void find_lines(dq_search *s, float *acc) {
+    const ic_dq_map *m = s->m;
+    ic_dq_line *L = s->L;
+    const int32_t n = hough(m, acc, L, L + IC_DQ_NL, &s->nrest);
+    s->total = n + 4;
+    memmove(L + s->total, L + IC_DQ_NL, (size_t)s->nrest * sizeof *L);
     /* the frame edges, as lines with normals pointing into the frame */
     const double fr[4][3] = {{0, 1, m->fy0}, {-1, 0, -m->fx1}, {0, -1, -m->fy1}, {1, 0, m->fx0}};
     for (int e = 0; e < 4; e++) {
@@ -399,132 +501,184 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
         l->votes = 0;
         l->frame = 1 << e;
     }
-    for (int32_t i = 0; i < total; i++) profile(m, &L[i], profs + (size_t)i * nt, nt, diag);
-    for (int32_t i = total; i < total + nrest; i++) L[i].prof = NULL; /* profiled when first needed */
+    for (int32_t i = 0; i < s->total; i++) profile(m, &L[i], s->profs + (size_t)i * s->nt, s->nt, s->diag);
+    for (int32_t i = s->total; i < s->total + s->nrest; i++) L[i].prof = NULL;
+}
+
+/* The line pairs that may meet at a corner (crossing inside the frame) or face each other,
+ * lines with lines and other maxima with lines; the former also as bit sets. */
+static void table_pairs(dq_search *s) {
+    const ic_dq_map *m = s->m;
+    const ic_dq_line *L = s->L;
+    const int32_t total = s->total;
     const double min_sin = sin(25 * DQ_PI / 180), max_opp = sin(60 * DQ_PI / 180);
-    for (int32_t i = 0; i < total; i++)
+    for (int32_t i = 0; i < total; i++) {
         for (int32_t j = 0; j < total; j++) {
-            dq_pair *p = &P[i * total + j];
+            dq_pair *p = &s->P[i * total + j];
             const double sn = cross_sin(&L[i], &L[j]);
             p->opposite = i != j && sn <= max_opp && !(L[i].frame && L[j].frame);
             p->corner = i != j && sn >= min_sin && intersect(&L[i], &L[j], &p->x) && in_frame(m, p->x);
             p->t = p->corner ? along(&L[i], p->x) : 0;
         }
-    /* the other maxima against the lines: R[r * total + i].t lies along line i */
-    for (int32_t r = 0; r < nrest; r++)
+    }
+    for (int32_t r = 0; r < s->nrest; r++) {
+        const ic_dq_line *lr = &L[total + r];
         for (int32_t i = 0; i < total; i++) {
-            dq_pair *p = &R[r * total + i];
-            const ic_dq_line *lr = &L[total + r];
+            dq_pair *p = &s->R[r * total + i];
             const double sn = cross_sin(lr, &L[i]);
             p->opposite = sn <= max_opp;
             p->corner = sn >= min_sin && intersect(lr, &L[i], &p->x) && in_frame(m, p->x);
             p->t = p->corner ? along(&L[i], p->x) : 0;
         }
-    /* as bit sets (total <= 64): the lines each line may meet at a corner or face */
-    uint64_t corner[IC_DQ_MAX_LINES + 4], opposite[IC_DQ_MAX_LINES + 4];
+    }
     for (int32_t i = 0; i < total; i++) {
-        corner[i] = opposite[i] = 0;
+        s->corner[i] = s->opposite[i] = 0;
         for (int32_t j = 0; j < total; j++) {
-            corner[i] |= (uint64_t)P[i * total + j].corner << j;
-            opposite[i] |= (uint64_t)P[i * total + j].opposite << j;
+            s->corner[i] |= (uint64_t)pair(s, i, j)->corner << j;
+            s->opposite[i] |= (uint64_t)pair(s, i, j)->opposite << j;
         }
     }
-    /* Each side's terms are known once its two crossings are: the lines x meeting a and b
-     * get theirs once per pair (a, b); the candidates that cannot beat the best so far,
-     * with the sides not yet known counted as perfect, are not scored. */
-    ic_dq_quad top[IC_DQ_TOPK]; /* the best candidates by this score, descending */
-    int32_t ntop = 0;
-    dq_side tx[IC_DQ_MAX_LINES + 4], tr[IC_DQ_MAX_REST];
-    int32_t rl[IC_DQ_MAX_REST];
-    int8_t rs[IC_DQ_MAX_REST]; /* tr[j] is: 2 a bound, 1 the terms, -1 too short */
-    for (int pass = 0; pass < 1 + (nrest > 0); pass++)
-    for (int32_t a = 0; a < total; a++)
-        for (int32_t b = a + 1; b < total; b++) {
-            if (!P[a * total + b].opposite) continue;
-            const dq_side perfect = {1, 1, 0, 1}, ta0 = {1, 1, 0, !L[a].frame}, tb0 = {1, 1, 0, !L[b].frame};
-            const dq_side frame = {1, 1, 0, 0};
-            /* second pass: the other maxima meeting a and b, as the fourth side (bounds
-             * first, their terms when first needed) */
-            int32_t nrl = 0;
-            /* (a candidate with such a side must beat the bar by its cost) */
-            const double bar0 = (ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL) + IC_DQ_REST_COST;
-            for (int32_t r = 0; pass == 1 && r < nrest; r++) {
-                if (!R[r * total + a].corner || !R[r * total + b].corner) continue;
-                ic_dq_line *lr = &L[total + r];
-                if (!lr->prof) profile(m, lr, profs + (size_t)(total + r) * nt, nt, diag);
-                if (!side_bound(lr, along(lr, R[r * total + a].x), along(lr, R[r * total + b].x), &tr[nrl])) continue;
-                const dq_side t4[4] = {ta0, perfect, tb0, tr[nrl]};
-                if (combine(t4) <= bar0) continue;
-                rl[nrl] = r;
-                rs[nrl++] = 2;
+}
+
+/* The lines x > a (x != b) meeting both lines of the opposite pair (a, b) at corners, with
+ * the terms of their sides between those corners (a side's terms depend only on its line and
+ * its two crossings), into slots kept for pass 1, which needs the same. */
+static dq_opposite *pair_sides(dq_search *s, int32_t a, int32_t b) {
+    dq_opposite *o = &s->opp[a * s->total + b];
+    o->tx = s->slots + s->used - (a + 1); /* tx[x] for x in (a, total) */
+    s->used += s->total - a - 1;
+    uint64_t xs = s->corner[a] & s->corner[b] & ~((2ull << a) - 1) & ~(1ull << b);
+    for (uint64_t xm = xs; xm; xm &= xm - 1) {
+        const int32_t x = __builtin_ctzll(xm);
+        if (!side_terms(&s->L[x], pair(s, x, a)->t, pair(s, x, b)->t, &o->tx[x])) xs &= ~(1ull << x);
+    }
+    o->sides = xs;
+    return o;
+}
+
+/* Pass 0: the candidates a, c, b, d of four lines, c < d both completing the pair (a, b) and
+ * facing each other, at most one of the four a frame edge. Sides are scored only while the
+ * candidate, its unknown sides counted as perfect, could still beat the bar. */
+static void four_line_candidates(dq_search *s, int32_t a, int32_t b, const dq_opposite *o) {
+    const dq_side ta0 = unknown_side(&s->L[a]), tb0 = unknown_side(&s->L[b]);
+    for (uint64_t cm = o->sides; cm; cm &= cm - 1) {
+        const int32_t c = __builtin_ctzll(cm);
+        const double bar = search_bar(s);
+        if (cannot_beat(ta0, o->tx[c], tb0, bar)) continue;
+        for (uint64_t dm = o->sides & s->opposite[c] & ~((2ull << c) - 1); dm; dm &= dm - 1) {
+            const int32_t d = __builtin_ctzll(dm);
+            if (is_frame(s, a) + is_frame(s, b) + is_frame(s, c) + is_frame(s, d) > 1) continue;
+            dq_side t[4] = {ta0, o->tx[c], tb0, o->tx[d]};
+            if (combine(t) <= bar) continue;
+            if (!side_terms(&s->L[a], pair(s, a, d)->t, pair(s, a, c)->t, &t[0]) || combine(t) <= bar ||
+                !side_terms(&s->L[b], pair(s, b, c)->t, pair(s, b, d)->t, &t[2]) || combine(t) <= bar) {
+                continue;
             }
-            if (pass == 1 && !nrl) continue;
-            /* c > a, d > c, both meeting a and b at corners, c and d facing each other */
-            uint64_t cs = corner[a] & corner[b] & ~((2ull << a) - 1) & ~(1ull << b);
-            for (uint64_t xm = cs; xm; xm &= xm - 1) {
-                const int32_t x = __builtin_ctzll(xm);
-                if (!side_terms(&L[x], P[x * total + a].t, P[x * total + b].t, &tx[x])) cs &= ~(1ull << x);
-            }
-            for (uint64_t cm = cs; cm; cm &= cm - 1) {
-                const int32_t c = __builtin_ctzll(cm);
-                /* the score a candidate must beat to be kept */
-                const double bar = ntop == IC_DQ_TOPK ? top[IC_DQ_TOPK - 1].score : -HUGE_VAL;
-                const dq_side t1[4] = {ta0, tx[c], tb0, perfect}, t2[4] = {ta0, tx[c], tb0, frame};
-                if (fmax(combine(t1), combine(t2)) <= bar) continue;
-                for (uint64_t dm = pass ? 0 : cs & opposite[c] & ~((2ull << c) - 1); dm; dm &= dm - 1) {
-                    const int32_t d = __builtin_ctzll(dm);
-                    if (!!L[a].frame + !!L[b].frame + !!L[c].frame + !!L[d].frame > 1) continue;
-                    dq_side t[4] = {ta0, tx[c], tb0, tx[d]};
-                    if (combine(t) <= bar) continue;
-                    if (!side_terms(&L[a], P[a * total + d].t, P[a * total + c].t, &t[0]) || combine(t) <= bar ||
-                        !side_terms(&L[b], P[b * total + c].t, P[b * total + d].t, &t[2]) || combine(t) <= bar)
-                        continue;
-                    const int32_t s[4] = {a, c, b, d};
-                    ic_dq_quad q;
-                    if (!score_quad(m, L, s, min_area, &q)) continue;
-                    keep_top(top, &ntop, &q);
-                }
-                if (!!L[a].frame + !!L[b].frame + !!L[c].frame > 1) continue;
-                const double bar_r = bar + IC_DQ_REST_COST;
-                for (int32_t j = 0; j < nrl; j++) {
-                    const int32_t r = rl[j];
-                    if (!R[r * total + c].opposite) continue;
-                    ic_dq_line *lr = &L[total + r];
-                    /* a page's opposite sides are of comparable length, even in strong perspective;
-                     * a short cut across a corner of a triangle or a polygon is not a side */
-                    if (fabs(along(lr, R[r * total + a].x) - along(lr, R[r * total + b].x)) <
-                        IC_DQ_REST_MIN_RATIO * fabs(P[c * total + a].t - P[c * total + b].t))
-                        continue;
-                    {
-                        const dq_side tb4[4] = {ta0, tx[c], tb0, tr[j]};
-                        if (combine(tb4) <= bar_r) continue;
-                    }
-                    if (rs[j] == 2)
-                        rs[j] = side_terms(lr, along(lr, R[r * total + a].x), along(lr, R[r * total + b].x), &tr[j]) ? 1 : -1;
-                    if (rs[j] < 0) continue;
-                    dq_side t[4] = {ta0, tx[c], tb0, tr[j]};
-                    if (combine(t) <= bar_r) continue;
-                    if (!side_bound(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar_r ||
-                        !side_bound(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar_r)
-                        continue;
-                    if (!side_terms(&L[a], R[r * total + a].t, P[a * total + c].t, &t[0]) || combine(t) <= bar_r ||
-                        !side_terms(&L[b], P[b * total + c].t, R[r * total + b].t, &t[2]) || combine(t) <= bar_r)
-                        continue;
-                    const int32_t s[4] = {a, c, b, total + r};
-                    ic_dq_quad q;
-                    if (!score_quad(m, L, s, min_area, &q)) continue;
-                    q.score -= IC_DQ_REST_COST;
-                    keep_top(top, &ntop, &q);
-                }
-            }
+            const int32_t sides[4] = {a, c, b, d};
+            ic_dq_quad q;
+            if (score_quad(s->m, s->L, sides, s->min_area, &q)) keep_top(s, &q);
         }
+    }
+}
+
+/* Pass 1: the other maxima meeting lines a and b at corners that, as the fourth side counted
+ * by their bound, could beat the bar by their cost; their number. */
+static int32_t rest_sides(dq_search *s, int32_t a, int32_t b, dq_rest *out) {
+    const dq_side ta0 = unknown_side(&s->L[a]), tb0 = unknown_side(&s->L[b]);
+    const double bar = search_bar(s) + IC_DQ_REST_COST;
+    int32_t n = 0;
+    for (int32_t r = 0; r < s->nrest; r++) {
+        const dq_pair *ra = rest_pair(s, r, a), *rb = rest_pair(s, r, b);
+        if (!ra->corner || !rb->corner) continue;
+        ic_dq_line *lr = &s->L[s->total + r];
+        if (!lr->prof) profile(s->m, lr, s->profs + (size_t)(s->total + r) * s->nt, s->nt, s->diag);
+        if (!side_bound(lr, along(lr, ra->x), along(lr, rb->x), &out[n].t)) continue;
+        const dq_side t[4] = {ta0, IC_DQ_PERFECT, tb0, out[n].t};
+        if (combine(t) <= bar) continue;
+        out[n].r = r;
+        out[n++].known = 2;
+    }
+    return n;
+}
+
+/* Pass 1: the candidates a, c, b, r of three lines and an other maximum r of `rest` facing c,
+ * at most one frame edge among a, b, c; r's cost is paid. */
+static void rest_candidates(dq_search *s, int32_t a, int32_t b, const dq_opposite *o, dq_rest *rest, int32_t nrest) {
+    const ic_dq_line *L = s->L;
+    const dq_side ta0 = unknown_side(&L[a]), tb0 = unknown_side(&L[b]);
+    for (uint64_t cm = o->sides; cm; cm &= cm - 1) {
+        const int32_t c = __builtin_ctzll(cm);
+        const double bar = search_bar(s);
+        if (cannot_beat(ta0, o->tx[c], tb0, bar)) continue;
+        if (is_frame(s, a) + is_frame(s, b) + is_frame(s, c) > 1) continue;
+        const double bar_r = bar + IC_DQ_REST_COST;
+        for (int32_t j = 0; j < nrest; j++) {
+            dq_rest *e = &rest[j];
+            if (!rest_pair(s, e->r, c)->opposite) continue;
+            const dq_pair *ra = rest_pair(s, e->r, a), *rb = rest_pair(s, e->r, b);
+            const ic_dq_line *lr = &L[s->total + e->r];
+            const double ta = along(lr, ra->x), tb = along(lr, rb->x);
+            /* a page's opposite sides are of comparable length, even in strong perspective;
+             * a short cut across a corner of a triangle or a polygon is not a side */
+            if (fabs(ta - tb) < IC_DQ_REST_MIN_RATIO * fabs(pair(s, c, a)->t - pair(s, c, b)->t)) continue;
+            dq_side t[4] = {ta0, o->tx[c], tb0, e->t};
+            if (combine(t) <= bar_r) continue;
+            if (e->known == 2) e->known = side_terms(lr, ta, tb, &e->t) ? 1 : -1;
+            if (e->known < 0) continue;
+            t[3] = e->t;
+            if (combine(t) <= bar_r) continue;
+            if (!side_bound(&L[a], ra->t, pair(s, a, c)->t, &t[0]) || combine(t) <= bar_r ||
+                !side_bound(&L[b], pair(s, b, c)->t, rb->t, &t[2]) || combine(t) <= bar_r) {
+                continue;
+            }
+            if (!side_terms(&L[a], ra->t, pair(s, a, c)->t, &t[0]) || combine(t) <= bar_r ||
+                !side_terms(&L[b], pair(s, b, c)->t, rb->t, &t[2]) || combine(t) <= bar_r) {
+                continue;
+            }
+            const int32_t sides[4] = {a, c, b, s->total + e->r};
+            ic_dq_quad q;
+            if (!score_quad(s->m, L, sides, s->min_area, &q)) continue;
+            q.score -= IC_DQ_REST_COST;
+            keep_top(s, &q);
+        }
+    }
+}
+
+int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
+    dq_layout lay;
+    lay_out(m->w, m->h, &lay);
+    dq_search s = {.m = m, .min_area = min_area, .L = L, .nt = lay.nt, .diag = lay.diag, .used = IC_DQ_NL};
+    s.profs = (float *)(void *)(scratch + lay.profs);
+    s.P = (dq_pair *)(void *)(scratch + lay.pairs);
+    s.R = (dq_pair *)(void *)(scratch + lay.rest_pairs);
+    s.opp = (dq_opposite *)(void *)(scratch + lay.opposites);
+    s.slots = (dq_side *)(void *)(scratch + lay.slots);
+    find_lines(&s, (float *)(void *)(scratch + lay.acc));
+    table_pairs(&s);
+    /* pass 0: the candidates of four lines */
+    for (int32_t a = 0; a < s.total; a++) {
+        for (int32_t b = a + 1; b < s.total; b++) {
+            if (pair(&s, a, b)->opposite) four_line_candidates(&s, a, b, pair_sides(&s, a, b));
+        }
+    }
+    /* pass 1, with the bar pass 0 left (it prunes most): an other maximum as the fourth side */
+    for (int32_t a = 0; a < s.total && s.nrest > 0; a++) {
+        for (int32_t b = a + 1; b < s.total; b++) {
+            if (!pair(&s, a, b)->opposite) continue;
+            dq_rest rest[IC_DQ_MAX_REST];
+            const int32_t n = rest_sides(&s, a, b, rest);
+            if (n) rest_candidates(&s, a, b, &s.opp[a * s.total + b], rest, n);
+        }
+    }
     /* the best few scored again with the inside map */
-    for (int32_t i = 0; i < ntop; i++) {
+    for (int32_t i = 0; i < s.ntop; i++) {
+        ic_dq_quad *q = &s.top[i];
         int32_t frame_sides = 0;
-        for (int e = 0; e < 4; e++)
-            if (L[top[i].side[e]].frame) frame_sides |= 1 << e;
-        top[i].score += IC_DQ_INSIDE_W * ic__dq_inside_contrast(m, top[i].corner, frame_sides);
-        if (i == 0 || top[i].score > best->score) *best = top[i];
+        for (int e = 0; e < 4; e++) {
+            if (L[q->side[e]].frame) frame_sides |= 1 << e;
+        }
+        q->score += IC_DQ_INSIDE_W * ic__dq_inside_contrast(m, q->corner, frame_sides);
+        if (i == 0 || q->score > best->score) *best = *q;
     }
-    return ntop > 0;
+    return s.ntop > 0;
 }

@@ -33,9 +33,10 @@
  * Memory: the C core does not allocate. The caller passes scratch memory of at least
  * ::ic_detect_scratch_size bytes (about 4 MB for 12 MP at the default working size of 288: the map,
  * the working image, the network's activations and the reduction's column sums, which the
- * quad search's Hough accumulator and line profiles reuse). Detection runs on the calling
- * thread; the network uses AVX2 + FMA where the CPU has them (same results as the scalar
- * path, bit for bit).
+ * quad search's Hough accumulator, line profiles and tables reuse; about 0.2 MB for the
+ * smallest images, mostly the search's tables). Detection runs on the calling thread; the
+ * network uses AVX2 + FMA where the CPU has them (same results as the scalar path, bit for
+ * bit).
  *
  * Part of the ImageCore C API (included by imagecore.h).
  */
