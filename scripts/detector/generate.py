@@ -703,12 +703,7 @@ def make_image(split, index, n_pages, long_side, want_target, hard=False):
                       "cut": ["top", "right", "bottom", "left"][cut] if cut is not None else None,
                       "height_frac": float((vq[:, 1].max() - vq[:, 1].min()) / H)})
         # boundary segments: the visible quad's sides, less the one on the frame edge
-        for i in range(4):
-            p0, p1 = vq[i], vq[(i + 1) % 4]
-            on_edge = (abs(p0[1]) < 1e-3 and abs(p1[1]) < 1e-3) or (abs(p0[1] - H) < 1e-3 and abs(p1[1] - H) < 1e-3) \
-                or (abs(p0[0]) < 1e-3 and abs(p1[0]) < 1e-3) or (abs(p0[0] - W) < 1e-3 and abs(p1[0] - W) < 1e-3)
-            if not on_edge:
-                segments.append((p0[0], p0[1], p1[0], p1[1]))
+        segments = workgeom.page_segments(vq, W, H)
         if rng.random() < 0.15:
             hm, tone = hand(rng, W, H, q)
             hmf = blurred_mask(hm, 1.5 * W / 1600)

@@ -2,11 +2,13 @@
 """Trains the boundary-map network on the training split (never the held-out one).
 
     train.py DATA_DIR OUT.pt [--extra DIR]... [--epochs N] [--steps N] [--threads T] [--seed S] [--init CKPT] [--val VAL_DIR]
-                             [--max-lr LR] [--max-minutes M] [--outputs 1|2]
+                             [--max-lr LR] [--max-minutes M] [--outputs 1|2] [--work N]...
 
 DATA_DIR is generate.py's output for the train split, made with --targets. The working images
 are reduced from the JPEGs exactly as the C core reduces them (workgeom.reduce_rgb), once, and
-cached in DATA_DIR/work.npz. Training: random 64 x 64-cell crops of the map (128 x 128 working
+cached in DATA_DIR/work.npz (work-N.npz at another working size: --work N; the boundary targets,
+stored at workgeom.WORK, are then redrawn from the labels, workgeom.retarget; several --work
+pool the data at each size). Training: random 64 x 64-cell crops of the map (128 x 128 working
 pixels, at even offsets), flips and transposes, a quarter of the samples without chroma (as a
 gray source gives), weighted binary cross-entropy (boundary cells weigh 10 times more) plus
 half the inside channel's cross-entropy (--outputs 2; its target is 1 for cells inside the
@@ -74,24 +76,27 @@ def data_hash(data_dir):
     return h.hexdigest()
 
 
-def inside_targets(data_dir):
+def inside_targets(data_dir, work):
     """The inside-page target of every image, in label order (workgeom.inside_target)."""
     out = []
     for line in open(os.path.join(data_dir, "labels.jsonl")):
         l = json.loads(line)
-        out.append(workgeom.inside_target(l["width"], l["height"], l.get("corners") if l["page"] else None))
+        out.append(workgeom.inside_target(l["width"], l["height"], l.get("corners") if l["page"] else None, work))
     return out
 
 
-def load(data_dir):
-    """(working images, targets, data hash): each target is 2 x mh x mw (boundary, inside)."""
-    xs, ts, hx = load_boundary(data_dir)
-    ins = inside_targets(data_dir)
+def load(data_dir, work=workgeom.WORK):
+    """(working images, targets, data hash) at working size `work`: each target is
+    2 x mh x mw (boundary, inside)."""
+    xs, ts, hx = load_boundary(data_dir, work)
+    ins = inside_targets(data_dir, work)
     return xs, [np.stack([t.astype(np.float32), m]) for t, m in zip(ts, ins)], hx
 
 
-def load_boundary(data_dir):
-    cache = os.path.join(data_dir, "work.npz")
+def load_boundary(data_dir, work):
+    """Working images and boundary targets, cached per working size. The stored targets are
+    at workgeom.WORK; at another size they are redrawn from the labels (workgeom.retarget)."""
+    cache = os.path.join(data_dir, "work.npz" if work == workgeom.WORK else "work-%d.npz" % work)
     if os.path.exists(cache):
         z = np.load(cache, allow_pickle=True)
         return list(z["x"]), list(z["t"]), str(z["hash"])
@@ -99,8 +104,9 @@ def load_boundary(data_dir):
     for line in open(os.path.join(data_dir, "labels.jsonl")):
         l = json.loads(line)
         rgb = np.asarray(Image.open(os.path.join(data_dir, l["file"])).convert("RGB"))
-        xs.append(workgeom.reduce_rgb(rgb))
-        ts.append(np.load(os.path.join(data_dir, "targets", "%06d.npy" % l["index"])))
+        xs.append(workgeom.reduce_rgb(rgb, work))
+        t = np.load(os.path.join(data_dir, "targets", "%06d.npy" % l["index"]))
+        ts.append(t if work == workgeom.WORK else workgeom.retarget(l, t, work).astype(np.float16))
     hx = data_hash(data_dir)
     ox, ot = np.empty(len(xs), dtype=object), np.empty(len(ts), dtype=object)
     for i in range(len(xs)):  # element by element: equal shapes must not broadcast
@@ -187,17 +193,22 @@ def main():
     ap.add_argument("--max-minutes", type=float, default=0, help="stop after this many minutes (0: no bound)")
     ap.add_argument("--outputs", type=int, default=NOUT, choices=(1, NOUT),
                     help="1: the boundary output alone (the first stages); %d: boundary and inside" % NOUT)
+    ap.add_argument("--work", type=int, action="append", default=[],
+                    help="working size the images are reduced to (default %d; several: the data at each, pooled)" % workgeom.WORK)
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     torch.set_flush_denormal(True)
     rng = np.random.default_rng(a.seed)
     t0 = time.time()
-    xs, ts, hx = load(a.data)
-    for d in a.extra:  # the checkpoint's data hash covers every directory, in order
-        ex, et, eh = load(d)
-        xs, ts = xs + ex, ts + et
-        hx = hashlib.sha256((hx + eh).encode()).hexdigest()
+    works = a.work or [workgeom.WORK]
+    xs, ts, hx = [], [], None
+    for w in works:  # each working size is a copy of the data at its scale
+        for d in [a.data] + a.extra:  # the checkpoint's data hash covers every directory, in order
+            ex, et, eh = load(d, w)
+            xs, ts = xs + ex, ts + et
+            if w == works[0]:
+                hx = eh if hx is None else hashlib.sha256((hx + eh).encode()).hexdigest()
     print("data: %d images, sha256 %s, %.0f s" % (len(xs), hx, time.time() - t0), flush=True)
     net = BoundaryNet(a.outputs)
     init_epochs = 0
@@ -210,9 +221,10 @@ def main():
     best = float("inf")
     if a.val:
         vx, vt = [], []
-        for d in a.val:
-            x, t, _ = load(d)
-            vx, vt = vx + x, vt + t
+        for w in works:
+            for d in a.val:
+                x, t, _ = load(d, w)
+                vx, vt = vx + x, vt + t
         best = val_loss(net, vx, vt)
         print("validation: %d images, loss %.4f before" % (len(vx), best), flush=True)
     opt = torch.optim.Adam(net.parameters(), lr=a.max_lr, weight_decay=1e-5)
@@ -220,7 +232,8 @@ def main():
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.max_lr, total_steps=total, pct_start=0.1)
     step = 0
     if a.init and a.val:  # the starting point is a candidate too
-        torch.save({"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs, "seed": a.seed, "val_loss": best}, a.out)
+        torch.save({"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs, "seed": a.seed, "val_loss": best,
+                    "work": works}, a.out)
     for ep in range(a.epochs):
         net.train()
         run = 0.0
@@ -236,7 +249,8 @@ def main():
             step += 1
             run += loss.item()
         line = "epoch %d/%d loss %.4f" % (ep + 1, a.epochs, run / a.steps)
-        ck = {"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs + ep + 1, "seed": a.seed, "outputs": a.outputs}
+        ck = {"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs + ep + 1, "seed": a.seed, "outputs": a.outputs,
+              "work": works}
         if vx is not None:
             v = val_loss(net, vx, vt)
             line += " validation %.4f" % v

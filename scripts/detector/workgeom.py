@@ -13,12 +13,12 @@ cell (i, j) is centred on working pixel (2i, 2j), that is at source point
 """
 import numpy as np
 
-WORK = 192  # the training data's working size; the C detector's default is IC_DETECT_DEFAULT_WORK_SIZE
+WORK = 192  # the stored targets' working size (generate.py); the C detector's default is IC_DETECT_DEFAULT_WORK_SIZE
 
 
-def work_size(width: int, height: int):
-    """(k, w, h) for a width x height source."""
-    k = max(1, -(-max(width, height) // WORK))
+def work_size(width: int, height: int, work: int = WORK):
+    """(k, w, h) for a width x height source at working size `work`."""
+    k = max(1, -(-max(width, height) // work))
     return k, max(1, width // k), max(1, height // k)
 
 
@@ -26,10 +26,10 @@ def map_size(w: int, h: int):
     return (w + 1) // 2, (h + 1) // 2
 
 
-def reduce_rgb(rgb: np.ndarray) -> np.ndarray:
+def reduce_rgb(rgb: np.ndarray, work: int = WORK) -> np.ndarray:
     """H x W x 3 uint8 (or H x W gray) -> 3 x h x w uint8 Y, Cb, Cr, as detect_map.c."""
     H, W = rgb.shape[:2]
-    k, w, h = work_size(W, H)
+    k, w, h = work_size(W, H, work)
     a = rgb[: h * k, : w * k].astype(np.int64)
     n = k * k
     if a.ndim == 2:
@@ -46,11 +46,11 @@ def reduce_rgb(rgb: np.ndarray) -> np.ndarray:
     return np.clip(np.stack([y, cb, cr]), 0, 255).astype(np.uint8)
 
 
-def boundary_target(width, height, segments, visible=None):
+def boundary_target(width, height, segments, visible=None, work=WORK):
     """The training target at map resolution: for each map cell, exp(-d^2 / 2 sigma^2) of its
     distance d (in map cells) to the nearest page-side segment ((x0, y0, x1, y1) in source
     coordinates), sigma = 0.6 cells; `visible` (H x W bool, source res) zeroes occluded cells."""
-    k, w, h = work_size(width, height)
+    k, w, h = work_size(width, height, work)
     mw, mh = map_size(w, h)
     xs = (2 * np.arange(mw) + 0.5) * k
     ys = (2 * np.arange(mh) + 0.5) * k
@@ -74,11 +74,11 @@ def boundary_target(width, height, segments, visible=None):
     return tgt.astype(np.float32)
 
 
-def inside_target(width, height, corners):
+def inside_target(width, height, corners, work=WORK):
     """The second training target at map resolution: 1 for map cells whose centre lies inside
     the page quad `corners` (4 (x, y) in source coordinates, in order around it), else 0;
     all 0 for a photo without a page (corners None)."""
-    k, w, h = work_size(width, height)
+    k, w, h = work_size(width, height, work)
     mw, mh = map_size(w, h)
     out = np.zeros((mh, mw), np.float32)
     if not corners:
@@ -93,3 +93,46 @@ def inside_target(width, height, corners):
     inside = np.all(s >= 0, axis=0) | np.all(s <= 0, axis=0)
     out[inside] = 1
     return out
+
+
+def page_segments(corners, width, height):
+    """The visible quad's sides (corners as in a label, in order around it) that are not on
+    the frame edge: the page boundary the targets draw (a side on the frame edge is the
+    frame's, not the page's)."""
+    segs = []
+    W, H = width, height
+    for i in range(4):
+        (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
+        on_edge = (abs(y0) < 1e-3 and abs(y1) < 1e-3) or (abs(y0 - H) < 1e-3 and abs(y1 - H) < 1e-3) \
+            or (abs(x0) < 1e-3 and abs(x1) < 1e-3) or (abs(x0 - W) < 1e-3 and abs(x1 - W) < 1e-3)
+        if not on_edge:
+            segs.append((x0, y0, x1, y1))
+    return segs
+
+
+def retarget(label, stored, work):
+    """The boundary target at working size `work` from a label and its stored target (made at
+    WORK by generate.py). The sides are redrawn from the label's corners; the stored target
+    alone records where a hand hides a side, so for an occluded page a cell is dropped where
+    the nearest stored cell was dropped (its stored value under half the unoccluded one)."""
+    W, H = label["width"], label["height"]
+    if not label["page"]:
+        k, w, h = work_size(W, H, work)
+        mw, mh = map_size(w, h)
+        return np.zeros((mh, mw), np.float32)
+    segs = page_segments(label["corners"], W, H)
+    t = boundary_target(W, H, segs, None, work)
+    if not label.get("occluded"):
+        return t
+    full = boundary_target(W, H, segs, None, WORK)
+    stored = stored.astype(np.float32)
+    k0 = work_size(W, H, WORK)[0]
+    k1 = work_size(W, H, work)[0]
+    mh, mw = t.shape
+    # nearest stored cell of each cell centre ((2i + 0.5) k in source coordinates)
+    ci = np.clip(np.rint(((2 * np.arange(mw) + 0.5) * k1 / k0 - 0.5) / 2).astype(int), 0, full.shape[1] - 1)
+    cj = np.clip(np.rint(((2 * np.arange(mh) + 0.5) * k1 / k0 - 0.5) / 2).astype(int), 0, full.shape[0] - 1)
+    f, s = full[np.ix_(cj, ci)], stored[np.ix_(cj, ci)]
+    hidden = (f > 1e-3) & (s < 0.5 * f)
+    t[hidden] = 0
+    return t
