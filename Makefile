@@ -89,7 +89,8 @@ fuzz: deps
 ## scenes), the validation split (training packages, other seeds; plus its --hard scenes)
 ## and the held-out split.
 ## make train-detector: trains in four bounded stages (nice'd, 1 thread; the epoch of lowest
-## validation loss is kept), writes Sources/CImageCore/detect_model.c and the C tests'
+## validation loss is kept; the last stage on working images of 192 and DETECTOR_WORK px),
+## writes Sources/CImageCore/detect_model.c and the C tests'
 ## reference outputs, calibrates the confidence on the validation split and puts the
 ## held-out figures into the generated file's header.
 DETECTOR_DIR ?= .build-detector
@@ -97,6 +98,8 @@ DETECTOR_PY = .venv-detector/bin/python
 DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers fonts-dejavu-core \
 	fonts-liberation2 fonts-freefont-ttf fonts-open-sans fonts-crosextra-carlito fonts-crosextra-caladea fonts-lato
 DETECTOR_JOBS ?= 2
+# the C detector's default working size (IC_DETECT_DEFAULT_WORK_SIZE): the last stage trains at it too
+DETECTOR_WORK = $(shell sed -n 's/.*IC_DETECT_DEFAULT_WORK_SIZE = \([0-9]*\).*/\1/p' Sources/CImageCore/include/imagecore/detect.h)
 
 detector-venv: .venv-detector/.done
 .venv-detector/.done: scripts/detector/requirements.txt
@@ -130,7 +133,8 @@ train-detector: detector-data
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-hard.pt --extra $(DETECTOR_DIR)/data/hard \
 		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 --max-minutes 16 --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
-		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 28
+		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 28 \
+		--work 192 --work $(DETECTOR_WORK)
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(SWIFT) build -c release --product bench
 	for s in val valhard val360 valhard360; do \

@@ -10,7 +10,8 @@
 
 void ic__dm_geometry(int32_t width, int32_t height, int32_t work, ic_dm_geometry *g) {
     int32_t longest = width > height ? width : height;
-    int32_t k = (longest + work - 1) / work;
+    /* the box that brings the long side nearest to `work` (rounded; below 1.5 x work, 1) */
+    int32_t k = (int32_t)(((int64_t)2 * longest + work) / (2 * (int64_t)work));
     if (k < 1) k = 1;
     g->k = k;
     g->w = width / k > 0 ? width / k : 1;

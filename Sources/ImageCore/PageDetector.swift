@@ -23,7 +23,9 @@ import CImageCore
 /// lent by the caller with ``detect(in:scratch:)`` to reuse it across frames.
 public struct PageDetector: Sendable, Hashable {
     /// Long side of the working image, 64…1024 (the confidence was calibrated at the default,
-    /// ``defaultWorkSize``; the network was trained at 192).
+    /// ``defaultWorkSize``; the network's last training stage saw 192 and 288). The reduction
+    /// box is the integer nearest to the long side / `workSize`, so the working image's long
+    /// side is the nearest to `workSize` an integer box gives.
     public var workSize: Int
     /// Smallest page area as a fraction of the image, in (0, 1).
     public var minimumArea: Double

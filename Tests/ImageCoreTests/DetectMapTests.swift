@@ -77,7 +77,7 @@ struct DetectMapTests {
         let r = try Self.references()[1]
         let rgb = try Self.image(r)
         let rgba = try rgb.converted(to: .rgba8)
-        let big = try rgba.resized(width: 611, height: 397, filter: .triangle) // k = 4: the reduction's box
+        let big = try rgba.resized(width: 611, height: 397, filter: .triangle) // k = 2: the reduction's box
         let nv12 = try big.converted(to: .nv12)
         let gray = try big.converted(to: .gray8)
         for (name, values) in [

@@ -3,8 +3,10 @@
  * @brief Page detection: find the quadrilateral of a document page in a photo.
  *
  * Method (after the Dropbox scanner's: a learned edge map, lines, scored quads):
- * 1. **Working image**: an integer box reduction (k x k source pixels, k = ceil(long side /
- *    work_size)) to Y, Cb, Cr; GRAY8 sources give neutral chroma, I420/NV12 their planes.
+ * 1. **Working image**: an integer box reduction (k x k source pixels, k = long side /
+ *    work_size rounded to the nearest integer, at least 1: the working image's long side is
+ *    the nearest to work_size an integer box gives, under 1.5 x work_size) to Y, Cb, Cr;
+ *    GRAY8 sources give neutral chroma, I420/NV12 their planes.
  * 2. **Boundary map**: a small convolutional network (37 598 weights, generated into
  *    detect_model.c by scripts/detector, trained on rendered document photos) gives, for each
  *    cell of half the working resolution, the probability that it lies on a page's boundary
@@ -51,8 +53,8 @@ extern "C" {
 #endif
 
 /** The default long side of the working image (::ic_detect_options.work_size 0): the size the
- * confidence was calibrated at. The network was trained on working images of 192; at 288 it
- * finds more small pages (chosen on the validation split; README, "Page detection"). */
+ * confidence was calibrated at. The network's last training stage saw working images of 192
+ * and 288 px (README, "Page detection"). */
 enum { IC_DETECT_DEFAULT_WORK_SIZE = 288 };
 
 /** Options of ::ic_detect_page; zero fields take the defaults. */
@@ -137,7 +139,7 @@ IC_API ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_o
  * ::ic_detect_map_size cells with rows `map_stride` floats apart: the boundary map (as
  * ::ic_detect_boundary_map) and the inside map (per cell, the probability that it lies inside
  * a page). One run of the network gives both. An image narrower or shorter than one working
- * pixel (k source pixels, k = ceil(long side / work_size)) gives maps of zeros.
+ * pixel (k source pixels, k = long side / work_size rounded) gives maps of zeros.
  * @param image         a valid GRAY8, RGB8, RGBA8, I420 or NV12 image.
  * @param options       NULL = defaults.
  * @param scratch       at least ::ic_detect_scratch_size bytes (any alignment).
