@@ -128,7 +128,7 @@ public enum Scanner {
     }
 
     /// Detects the page on an RGB8 decode at the smallest n/8 whose long side is at least
-    /// 480 px (1/8 for a 12 MP photo; the detector reads luma and chroma and works at up to
+    /// 480 px (1/8 for a 12 MP photo; the detector reads luma and chroma and works at about
     /// ``PageDetector/defaultWorkSize`` px: 252 on a 504 px decode, 300 on a 600 px one); the
     /// corners in full-size stored pixels.
     /// - Throws: `.invalidArgument` when no page is found.

@@ -59,7 +59,8 @@ enum { IC_DETECT_DEFAULT_WORK_SIZE = 288 };
 
 /** Options of ::ic_detect_page; zero fields take the defaults. */
 typedef struct ic_detect_options {
-    int32_t work_size; /**< Long side of the working image, 64..1024; 0 =
+    int32_t work_size; /**< Long side of the working image, 64..1024 (the integer box
+                            reduction brings it nearest to this, under 1.5 x it); 0 =
                             ::IC_DETECT_DEFAULT_WORK_SIZE. */
     double min_area;   /**< Smallest page area as a fraction of the image, (0, 1); 0 = 0.005. */
     double min_confidence; /**< Smallest confidence reported as found, (0, 1]; 0 = the default,
