@@ -149,12 +149,11 @@ static inline int32_t sorted_slot(void *base, size_t size, size_t key_at, int32_
     return at;
 }
 
-/* Hough lines of the map; returns the number found (<= IC_DQ_MAX_LINES). The next
- * IC_DQ_MAX_REST maxima that are not near-duplicates of one go to `rest`, their number to
- * *nrest. */
-static int32_t hough(const ic_dq_map *m, float *acc, ic_dq_line *lines, ic_dq_line *rest, int32_t *nrest) {
-    const double diag = sqrt((double)m->w * m->w + (double)m->h * m->h) + 4;
-    const int32_t off = (int32_t)ceil(diag) + 1, nrho = 2 * off + 2;
+/* Hough lines of the map (`diag`: the map's diagonal plus margin, lay_out's, which sized
+ * `acc`); returns the number found (<= IC_DQ_MAX_LINES). The next IC_DQ_MAX_REST maxima that
+ * are not near-duplicates of one go to `rest`, their number to *nrest. */
+static int32_t hough(const ic_dq_map *m, double diag, float *acc, ic_dq_line *lines, ic_dq_line *rest, int32_t *nrest) {
+    const int32_t off = (int32_t)ceil(diag) + 1, nrho = 2 * off + 2; /* lay_out's nrho */
     memset(acc, 0, (size_t)IC_DQ_THETA * nrho * sizeof *acc);
     double cs[IC_DQ_THETA], sn[IC_DQ_THETA];
     for (int32_t t = 0; t < IC_DQ_THETA; t++) { cs[t] = cos(t * DQ_PI / IC_DQ_THETA); sn[t] = sin(t * DQ_PI / IC_DQ_THETA); }
@@ -488,7 +487,7 @@ static inline int cannot_beat(dq_side ta, dq_side tc, dq_side tb, double bar) {
 static void find_lines(dq_search *s, float *acc) {
     const ic_dq_map *m = s->m;
     ic_dq_line *L = s->L;
-    const int32_t n = hough(m, acc, L, L + IC_DQ_NL, &s->nrest);
+    const int32_t n = hough(m, s->diag, acc, L, L + IC_DQ_NL, &s->nrest);
     s->total = n + 4;
     memmove(L + s->total, L + IC_DQ_NL, (size_t)s->nrest * sizeof *L);
     /* the frame edges, as lines with normals pointing into the frame */

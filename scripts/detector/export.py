@@ -87,8 +87,7 @@ def main():
     src.append(" * The detection network of scripts/detector/model.py (boundary and inside outputs), batch norms folded into the")
     src.append(" * convolutions, float32: %d parameters, %d bytes of weights." % (nparams, 4 * nparams))
     src.append(" * Training data (train split) sha256: %s" % ck["data_hash"])
-    work = ck.get("work", [workgeom.WORK])
-    work = work if isinstance(work, list) else [work]
+    work = ck.get("work", [workgeom.WORK])  # train.py's list of working sizes (older checkpoints: none)
     src.append(" * Training: %d epochs, seed %d; the last stage on working images of %s px (the earlier ones %d)."
                % (ck["epochs"], ck["seed"], " and ".join(map(str, work)), workgeom.WORK))
     src.append(" * Confidence calibration (%s split, 1600 and 360 px photos, at the default working size, IC_DM_WORK):" % cal.get("split", "train"))
