@@ -76,10 +76,17 @@ size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width) {
 
 typedef void (*accumulate_fn)(const uint8_t *, uint16_t *, size_t);
 
-/* Box sums of rows [r0, r1) of a plane, `n` bytes a row, into sums[0 .. n): 16-bit partial
- * sums of up to 257 rows (257 * 255 < 2^16), folded into 32 bits. */
-static void box_rows(const ic_plane *pl, int32_t r0, int32_t r1, size_t n, uint32_t *sums, uint16_t *part,
-                     accumulate_fn acc) {
+/* Box sums of rows [r0, r1) of a plane, `n` bytes a row, as 16-bit partial sums of up to 257
+ * rows (257 * 255 < 2^16). A box of at most 257 rows (every box of the default working size:
+ * k <= 228 for a side <= 65535) stays in `part`: returned, `sums` untouched. A taller one is
+ * folded into `sums` (32 bits) and NULL returned. */
+static const uint16_t *box_rows(const ic_plane *pl, int32_t r0, int32_t r1, size_t n, uint32_t *sums, uint16_t *part,
+                                accumulate_fn acc) {
+    if (r1 - r0 <= 257) {
+        memset(part, 0, n * sizeof *part);
+        for (int32_t y = r0; y < r1; y++) acc(pl->data + (size_t)y * pl->stride, part, n);
+        return part;
+    }
     memset(sums, 0, n * sizeof *sums);
     for (int32_t y = r0; y < r1;) {
         int32_t end = r1 - y > 257 ? y + 257 : r1;
@@ -87,7 +94,11 @@ static void box_rows(const ic_plane *pl, int32_t r0, int32_t r1, size_t n, uint3
         for (; y < end; y++) acc(pl->data + (size_t)y * pl->stride, part, n);
         for (size_t i = 0; i < n; i++) sums[i] += part[i];
     }
+    return NULL;
 }
+
+/* Element i of box_rows' sums: the 16-bit ones if it returned them (p16), else the 32-bit. */
+static inline uint32_t box_at(const uint16_t *p16, const uint32_t *p32, size_t i) { return p16 ? p16[i] : p32[i]; }
 
 static inline float norm(int32_t v) { return (float)(v - 128) * (1.0f / 64.0f); }
 
@@ -110,20 +121,24 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
     if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
         const int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
         for (int32_t j = 0; j < h; j++) {
-            box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, acc);
+            const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, acc);
             float *o = t->data + (ptrdiff_t)j * t->stride;
             for (int32_t i = 0; i < w; i++) {
-                const uint32_t *c = s + (size_t)i * k * ch;
+                const size_t c = (size_t)i * k * ch;
                 if (ch == 1) {
                     uint32_t sum = 0;
-                    for (int32_t x = 0; x < k; x++) sum += c[x];
+                    for (int32_t x = 0; x < k; x++) sum += box_at(p16, s, c + x);
                     o[i] = norm((int32_t)((sum + half) / n));
                     o[t->plane + i] = 0.0f;
                     o[2 * t->plane + i] = 0.0f;
                     continue;
                 }
                 uint32_t r = 0, gg = 0, b = 0;
-                for (int32_t x = 0; x < k; x++, c += ch) { r += c[0]; gg += c[1]; b += c[2]; }
+                for (size_t x = c; x < c + (size_t)k * ch; x += ch) {
+                    r += box_at(p16, s, x);
+                    gg += box_at(p16, s, x + 1);
+                    b += box_at(p16, s, x + 2);
+                }
                 ycc((int32_t)((r + half) / n), (int32_t)((gg + half) / n), (int32_t)((b + half) / n), o + i, t->plane);
             }
         }
@@ -135,18 +150,18 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
     const int32_t cw = (src->width + 1) / 2, chh = (src->height + 1) / 2;
     uint32_t *cs = s + (size_t)w * k; /* chroma sums after the luma sums */
     for (int32_t j = 0; j < h; j++) {
-        box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, acc);
+        const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, acc);
         int32_t c0 = j * k / 2, c1 = (j * k + k) / 2;
         if (c1 <= c0) c1 = c0 + 1;
         if (c1 > chh) c1 = chh;
         float *o = t->data + (ptrdiff_t)j * t->stride;
         for (int32_t i = 0; i < w; i++) {
             uint32_t sum = 0;
-            for (int32_t x = i * k; x < i * k + k; x++) sum += s[x];
+            for (int32_t x = i * k; x < i * k + k; x++) sum += box_at(p16, s, (size_t)x);
             o[i] = norm((int32_t)((sum + half) / n));
         }
         for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
-            box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, acc);
+            const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, acc);
             for (int32_t i = 0; i < w; i++) {
                 int32_t x0 = i * k / 2, x1 = (i * k + k) / 2;
                 if (x1 <= x0) x1 = x0 + 1;
@@ -154,7 +169,7 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
                 uint32_t cnt = (uint32_t)((x1 - x0) * (c1 - c0));
                 for (int32_t q = 0; q < (nv12 ? 2 : 1); q++) {
                     uint32_t sum = 0;
-                    for (int32_t x = x0; x < x1; x++) sum += cs[nv12 ? 2 * x + q : x];
+                    for (int32_t x = x0; x < x1; x++) sum += box_at(c16, cs, (size_t)(nv12 ? 2 * x + q : x));
                     o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum + cnt / 2) / cnt));
                 }
             }
