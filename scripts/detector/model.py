@@ -24,7 +24,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-C0, C1, C2 = 12, 20, 32
+# C2 48 rather than 32: the 1/8-resolution part (the context) is the cheapest to widen; trained
+# through the same four stages it lowered the validation loss 0.117 -> 0.111 and found more
+# pages on the hard validation scenes (README, "Page detection"), for about 1 ms per 12 MP photo.
+C0, C1, C2 = 12, 20, 48
 NOUT = 2  # output channels: boundary, inside
 
 # (name, in, out, kernel, stride, dilation); the order export.py writes and the C core runs.

@@ -7,7 +7,7 @@
  *    work_size rounded to the nearest integer, at least 1: the working image's long side is
  *    the nearest to work_size an integer box gives, under 1.5 x work_size) to Y, Cb, Cr;
  *    GRAY8 sources give neutral chroma, I420/NV12 their planes.
- * 2. **Boundary map**: a small convolutional network (37 598 weights, generated into
+ * 2. **Boundary map**: a small convolutional network (63 886 weights, generated into
  *    detect_model.c by scripts/detector, trained on rendered document photos) gives, for each
  *    cell of half the working resolution, the probability that it lies on a page's boundary
  *    (not on text, ruled lines, pictures on the page or background texture).
