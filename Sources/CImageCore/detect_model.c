@@ -11,7 +11,10 @@
  * page-less photos of the plain and hard validation splits at 1600 and 360 px (calibrate.py).
  * Checkpoint chosen by validation loss (0.1106; validation split: training packages, other seeds).
  * Held-out split figures (bench detect-eval):
- *   not measured yet (run `make train-detector`)
+ *   heldout split (.build-detector/data/heldout): 400 pages, 85.5 % with every corner within 1.5 % of the diagonal (47 not found); mean corner error 0.13 % of the diagonal (pages found); 1 of 100 page-less photos gave a false page (1.0 %)
+ *   by kind: card 76.2 % of 80, form 88.3 % of 77, photo 87.7 % of 81, receipt 86.4 % of 88, text 89.2 % of 74
+ *   by page height: 15-35 % 79.3 % of 145, 35-55 % 87.8 % of 98, 55-75 % 88.0 % of 92, 75-95 % 92.3 % of 65
+ *   cut by the frame edge: 76.7 % of 60; partly occluded: 82.5 % of 63
  */
 #include "detect_map_internal.h"
 
