@@ -94,4 +94,27 @@ struct DetectMapTests {
             #expect(values.vector.allSatisfy { $0 >= 0 && $0 <= 1 }, "\(name)")
         }
     }
+
+    @Test("a reduction box taller than 257 rows (its sums folded into 32 bits) gives the same working image")
+    func tallBox() throws {
+        // 258 x 258 blocks of one value reduce to that value whatever the path: the big image's
+        // map (k = 258 at work size 64, 32-bit sums) equals the small one's (k = 1, 16-bit)
+        let bw = 64, bh = 4, f = 258
+        var small = try PixelBuffer(width: bw, height: bh, format: .gray8)
+        var big = try PixelBuffer(width: bw * f, height: bh * f, format: .gray8)
+        var seed: UInt32 = 12345
+        let ss = small.plane(0).stride, gs = big.plane(0).stride
+        small.withMutablePlane(0) { p in
+            for y in 0..<bh { for x in 0..<bw { seed = seed &* 1_103_515_245 &+ 12345; p[y * ss + x] = UInt8(truncatingIfNeeded: seed >> 16) } }
+        }
+        small.withPlane(0) { p in
+            big.withMutablePlane(0) { g in
+                for y in 0..<bh * f { for x in 0..<bw * f { g[y * gs + x] = p[(y / f) * ss + x / f] } }
+            }
+        }
+        let detector = PageDetector(workSize: 64)
+        let a = try detector.boundaryMap(of: small), b = try detector.boundaryMap(of: big)
+        #expect(a.width == b.width && a.height == b.height && a.width == bw / 2)
+        #expect(a.values.map(\.bitPattern) == b.values.map(\.bitPattern))
+    }
 }
