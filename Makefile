@@ -86,7 +86,8 @@ fuzz: deps
 ## Page detection's learned boundary map (README, "Page detection: data, model, figures").
 ## make detector-data: the Debian photo and font packages, a venv (.venv-detector) with
 ## PyTorch's wheel and the image packages from PyPI, the training split (plus its --hard
-## scenes), the validation split (training packages, other seeds; plus its --hard scenes)
+## scenes), the validation split (training packages, other seeds; plus its --hard scenes),
+## the proxy split (a photo package in neither split: generalisation while designing)
 ## and the held-out split.
 ## make train-detector: trains in four bounded stages (nice'd, 1 thread; the epoch of lowest
 ## validation loss is kept; the last stage on working images of 192 and DETECTOR_WORK px),
@@ -95,7 +96,7 @@ fuzz: deps
 ## held-out figures into the generated file's header.
 DETECTOR_DIR ?= .build-detector
 DETECTOR_PY = .venv-detector/bin/python
-DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers fonts-dejavu-core \
+DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lomiri-wallpapers-16.04 fonts-dejavu-core \
 	fonts-liberation2 fonts-freefont-ttf fonts-open-sans fonts-crosextra-carlito fonts-crosextra-caladea fonts-lato
 DETECTOR_JOBS ?= 2
 # the C detector's default working size (IC_DETECT_DEFAULT_WORK_SIZE): the last stage trains at it too
@@ -108,7 +109,7 @@ detector-venv: .venv-detector/.done
 	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
 	touch $@
 
-DETECTOR_SPLITS = train hard val valhard val360 valhard360 heldout
+DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard heldout
 detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 $(DETECTOR_DIR)/data/train/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/train --count 2400 --empty 300 --targets --jobs $(DETECTOR_JOBS)
@@ -122,6 +123,11 @@ $(DETECTOR_DIR)/data/val360/labels.jsonl: .venv-detector/.done scripts/detector/
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/val360 --start 820000 --count 164 --empty 60 --long-side 360 --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/valhard360/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/valhard360 --start 820000 --count 150 --empty 60 --long-side 360 --hard --jobs $(DETECTOR_JOBS)
+# proxy: photographs of a package in neither split (generate.py's docstring), for design decisions
+$(DETECTOR_DIR)/data/proxy/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxy $(DETECTOR_DIR)/data/proxy --start 800000 --count 164 --empty 60 --long-side 1600 --jobs $(DETECTOR_JOBS)
+$(DETECTOR_DIR)/data/proxyhard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxy $(DETECTOR_DIR)/data/proxyhard --start 800000 --count 150 --empty 60 --long-side 1600 --hard --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py heldout $(DETECTOR_DIR)/data/heldout --count 400 --empty 100 --long-side 1600 --jobs $(DETECTOR_JOBS)
 

@@ -14,6 +14,10 @@ tuning (see SPLITS and the README section "Page detection: data, model, figures"
   heldout  backgrounds: ukui-wallpapers (JPEG), the JPEG photographs of
            plasma-workspace-wallpapers, matplotlib's sample photos, desk textures rendered with
            held-out seeds; fonts: fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-lato.
+  proxy    backgrounds: lomiri-wallpapers-16.04 (JPEG photographs), a package in neither split
+           above; the training fonts. Never trained on: while designing, it stands in for the
+           held-out split's situation (photographs of a package never seen), which the
+           validation split (training packages, other seeds) cannot.
 
 Every image: one page (text, form, receipt, card or photo page; white, cream or tinted paper,
 sometimes creased) under a random homography (page height 15-95 % of the frame, rotation up to
@@ -55,6 +59,12 @@ SPLITS = {
         "id": 2,
         "photos": ["deb:ukui-wallpapers", "plasma", "matplotlib"],
         "fonts": ["fonts-crosextra-carlito", "fonts-crosextra-caladea", "fonts-lato"],
+    },
+    # neither trained on nor held out (README, "proxy")
+    "proxy": {
+        "id": 3,
+        "photos": ["deb:lomiri-wallpapers-16.04"],
+        "fonts": ["fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-open-sans"],
     },
 }
 
