@@ -139,7 +139,7 @@ train-detector: detector-data
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-hard.pt --extra $(DETECTOR_DIR)/data/hard \
 		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 --max-minutes 16 --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
-		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 28 \
+		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 34 \
 		--work 192 --work $(DETECTOR_WORK)
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(SWIFT) build -c release --product bench
@@ -152,7 +152,7 @@ train-detector: detector-data
 		--negatives 120 --threshold-scores $(DETECTOR_DIR)/threshold-scores.txt --threshold-negatives 120
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
-	IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
+	IC_DETECT_DATA=$(DETECTOR_DIR)/data/heldout IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json \
 		--figures $(DETECTOR_DIR)/heldout.json
 

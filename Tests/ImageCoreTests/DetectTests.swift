@@ -51,10 +51,11 @@ struct DetectTests {
         // A regression guard of the old synthetic set (bench: detect-eval-synthetic). The
         // learned detector does poorly here: gray composites of scikit-image's photographed
         // pages, whose own uneven background looks like paper, and pages with no margin, are
-        // far from what it was trained on; it finds 22 of these 36 (the classical detector it
-        // replaced, tuned on this set, 35; on the held-out photos it found 43.0 % and the
-        // learned one 83.8 %: README, "Page detection").
-        #expect(good >= 22, "\(good)/\(total): \(misses)")
+        // far from what it was trained on; it finds 19 of these 36 (the classical detector it
+        // replaced, tuned on this set, 35; on the held-out photos it found 43.0 %: README,
+        // "Page detection"). The network with 20 channels at 1/4 resolution found 22 here but
+        // fewer of the bench's full 240 (58.8 % against 61.7 %): 36 is a small sample.
+        #expect(good >= 19, "\(good)/\(total): \(misses)")
     }
 
     @Test("no false page in scenes of the same surfaces and light without a page")
@@ -157,7 +158,7 @@ struct DetectTests {
         let sample = try DocumentComposite.compose(page: try Self.page(0, seed: 3), background: bg, seed: 3)
         let detector = PageDetector()
         let bytes = try detector.scratchSize(width: sample.image.width, height: sample.image.height)
-        #expect(bytes > 0 && bytes < 4 << 20)
+        #expect(bytes > 0 && bytes < 5 << 20)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 1)
         defer { buffer.deallocate() }
         // Uninitialised scratch must not change the answer: zeros, ones, a pattern, and an
