@@ -46,7 +46,7 @@ static float one(const ic_dm_conv *L, const ic_dm_tensor *in, int32_t co, int32_
 /* Columns x .. x + 8 * NV - 1 (NV 1 or 2) of output channels co .. co + 3 of row y. NV, S
  * (stride) and K (kernel size) are constants at every call where the caller specialises
  * them, so the accumulators live in registers and the tap loop unrolls (a 12 MP detection:
- * 14.1-14.8 -> 12.6-13.2 ms). 12 accumulators (NV 3) were tried: clang spills one, slower. */
+ * 14.1-14.8 -> 13.0-13.6 ms). 12 accumulators (NV 3) were tried: clang spills one, slower. */
 IC_TARGET_AVX2
 static inline __attribute__((always_inline)) void block4(const ic_dm_conv *L, const ic_dm_tensor *in,
                                                          const ic_dm_tensor *out, int32_t co, int32_t x,
