@@ -97,8 +97,19 @@ static const uint16_t *box_rows(const ic_plane *pl, int32_t r0, int32_t r1, size
     return NULL;
 }
 
-/* Element i of box_rows' sums: the 16-bit ones if it returned them (p16), else the 32-bit. */
-static inline uint32_t box_at(const uint16_t *p16, const uint32_t *p32, size_t i) { return p16 ? p16[i] : p32[i]; }
+/* Sums of `n` (1 to 3) interleaved channels of box_rows' sums over the elements [c, e), `step`
+ * apart: the 16-bit sums if it returned them (p16), else the 32-bit ones (the test outside
+ * the loops; n is a constant where it is inlined). */
+static inline void box_sum(const uint16_t *p16, const uint32_t *p32, size_t c, size_t e, size_t step, int n,
+                           uint32_t out[3]) {
+    out[0] = out[1] = out[2] = 0;
+    if (p16)
+        for (size_t x = c; x < e; x += step)
+            for (int j = 0; j < n; j++) out[j] += p16[x + j];
+    else
+        for (size_t x = c; x < e; x += step)
+            for (int j = 0; j < n; j++) out[j] += p32[x + j];
+}
 
 static inline float norm(int32_t v) { return (float)(v - 128) * (1.0f / 64.0f); }
 
@@ -146,31 +157,16 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
             float *o = t->data + (ptrdiff_t)j * t->stride;
             for (int32_t i = 0; i < w; i++) {
                 const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
+                uint32_t sum[3];
                 if (ch == 1) {
-                    uint32_t sum = 0;
-                    if (p16)
-                        for (size_t x = c; x < e; x++) sum += p16[x];
-                    else
-                        for (size_t x = c; x < e; x++) sum += s[x];
-                    o[i] = norm(divide(sum + half, dn));
+                    box_sum(p16, s, c, e, 1, 1, sum);
+                    o[i] = norm(divide(sum[0] + half, dn));
                     o[t->plane + i] = 0.0f;
                     o[2 * t->plane + i] = 0.0f;
                     continue;
                 }
-                uint32_t r = 0, gg = 0, b = 0;
-                if (p16) /* the usual case, in its own loop: no test per element */
-                    for (size_t x = c; x < e; x += (size_t)ch) {
-                        r += p16[x];
-                        gg += p16[x + 1];
-                        b += p16[x + 2];
-                    }
-                else
-                    for (size_t x = c; x < e; x += (size_t)ch) {
-                        r += s[x];
-                        gg += s[x + 1];
-                        b += s[x + 2];
-                    }
-                ycc(divide(r + half, dn), divide(gg + half, dn), divide(b + half, dn), o + i, t->plane);
+                box_sum(p16, s, c, e, (size_t)ch, 3, sum);
+                ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn), o + i, t->plane);
             }
         }
         return;
@@ -187,9 +183,9 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
         if (c1 > chh) c1 = chh;
         float *o = t->data + (ptrdiff_t)j * t->stride;
         for (int32_t i = 0; i < w; i++) {
-            uint32_t sum = 0;
-            for (int32_t x = i * k; x < i * k + k; x++) sum += box_at(p16, s, (size_t)x);
-            o[i] = norm(divide(sum + half, dn));
+            uint32_t sum[3];
+            box_sum(p16, s, (size_t)i * k, (size_t)i * k + k, 1, 1, sum);
+            o[i] = norm(divide(sum[0] + half, dn));
         }
         for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
             const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, acc);
@@ -198,11 +194,11 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
                 if (x1 <= x0) x1 = x0 + 1;
                 if (x1 > cw) x1 = cw;
                 uint32_t cnt = (uint32_t)((x1 - x0) * (c1 - c0));
-                for (int32_t q = 0; q < (nv12 ? 2 : 1); q++) {
-                    uint32_t sum = 0;
-                    for (int32_t x = x0; x < x1; x++) sum += box_at(c16, cs, (size_t)(nv12 ? 2 * x + q : x));
-                    o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum + cnt / 2) / cnt));
-                }
+                uint32_t sum[3];
+                if (nv12) box_sum(c16, cs, 2 * (size_t)x0, 2 * (size_t)x1, 2, 2, sum); /* Cb, Cr interleaved */
+                else box_sum(c16, cs, (size_t)x0, (size_t)x1, 1, 1, sum);
+                for (int32_t q = 0; q < (nv12 ? 2 : 1); q++)
+                    o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum[q] + cnt / 2) / cnt));
             }
         }
     }

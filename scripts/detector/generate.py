@@ -49,11 +49,12 @@ import workgeom  # noqa: E402
 
 KINDS = ["text", "form", "receipt", "card", "photo"]
 
+TRAIN_FONTS = ["fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-open-sans"]
 SPLITS = {
     "train": {
         "id": 1,
         "photos": ["deb:mate-backgrounds", "skimage"],
-        "fonts": ["fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-open-sans"],
+        "fonts": TRAIN_FONTS,
     },
     "heldout": {
         "id": 2,
@@ -64,7 +65,7 @@ SPLITS = {
     "proxy": {
         "id": 3,
         "photos": ["deb:lomiri-wallpapers-16.04"],
-        "fonts": ["fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-open-sans"],
+        "fonts": TRAIN_FONTS,
     },
 }
 
