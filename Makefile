@@ -4,7 +4,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 
 .PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean \
-	detector-venv detector-data train-detector detector-fixtures
+	detector-venv detector-data train-detector recalibrate-detector detector-fixtures
 
 all: build
 
@@ -139,9 +139,16 @@ train-detector: detector-data
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-hard.pt --extra $(DETECTOR_DIR)/data/hard \
 		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 --max-minutes 16 --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
-		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 80 --steps 100 --max-lr 1e-3 --max-minutes 34 \
+		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 120 --steps 100 --max-lr 1e-3 --max-minutes 40 \
 		--work 192 --work $(DETECTOR_WORK)
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
+	$(MAKE) recalibrate-detector
+
+## make recalibrate-detector: the calibration half of train-detector, the weights kept (after a
+## change to the quad search, whose score the confidence maps): the scores of the validation
+## split, the fit and the threshold (calibrate.py), then the held-out figures, both written into
+## detect_model.c (export.py --keep-weights).
+recalibrate-detector: detector-data
 	$(SWIFT) build -c release --product bench
 	for s in val valhard val360 valhard360; do \
 		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(DETECTOR_DIR)/$$s-scores.txt \
@@ -150,10 +157,10 @@ train-detector: detector-data
 	cat $(DETECTOR_DIR)/valhard-scores.txt $(DETECTOR_DIR)/valhard360-scores.txt > $(DETECTOR_DIR)/threshold-scores.txt
 	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/calibration-scores.txt $(DETECTOR_DIR)/calibration.json --split val \
 		--negatives 120 --threshold-scores $(DETECTOR_DIR)/threshold-scores.txt --threshold-negatives 120
-	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json
+	$(DETECTOR_PY) scripts/detector/export.py --keep-weights --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_DATA=$(DETECTOR_DIR)/data/heldout IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
-	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --calibration $(DETECTOR_DIR)/calibration.json \
+	$(DETECTOR_PY) scripts/detector/export.py --keep-weights --calibration $(DETECTOR_DIR)/calibration.json \
 		--figures $(DETECTOR_DIR)/heldout.json
 
 ## make detector-fixtures: the tests' small held-out subset (Tests/ImageCoreTests/Fixtures/detect-heldout).

@@ -33,7 +33,13 @@
  *    side costs IC_DQ_REST_COST (a low-ranked line may be any texture's: without the cost
  *    page-less photos scored higher as often as pages were found) and is at least
  *    IC_DQ_REST_MIN_RATIO of its opposite side.
- * 5. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
+ * 5. Pass 2: each side of each of the IC_DQ_TOPK best is looked for again from the three
+ *    others. Where its two neighbours may end (the map along them drops: far_ends), each pair
+ *    of such ends makes a fourth side, profiled and scored like a line's, at a cost of
+ *    IC_DQ_FOURTH_COST. A short side (a card's, a receipt's end) collects too few Hough votes to
+ *    rank among the lines beside long texture lines, and a faint one runs above IC_DQ_RUN_P too
+ *    little: the best candidates then hold the page's three other sides and a wrong fourth.
+ * 6. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
  *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added. */
 #include "detect_quad_internal.h"
 
@@ -57,8 +63,10 @@ static const double IC_DQ_FRAME_TOL = 0.75;  /* corners may lie this far (cells)
 static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past a corner (cells) */
 static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
 static const double IC_DQ_RUN_FRAC = 0.5;   /* ... and at most this share of the side's length */
-enum { IC_DQ_TOPK = 8 };                    /* candidates scored again with the inside map ... */
-static const double IC_DQ_INSIDE_W = 0.5;   /* ... adding this times its contrast */
+static const double IC_DQ_INSIDE_W = 0.5;   /* IC_DQ_TOPK best are scored again, adding this times the inside map's contrast */
+static const double IC_DQ_FOURTH_COST = 0.06; /* score cost of a fourth side found from three others (pass 2) */
+static const double IC_DQ_END_MIN = 0.15; /* a far corner: where the map along a side drops by at least this */
+enum { IC_DQ_FAR_ENDS = 3 };                /* far-corner candidates per side, at most */
 
 /* Two lines as neighbouring sides: their crossing, where it lies along the first line, and
  * the flags below. */
@@ -235,16 +243,17 @@ static int32_t hough(const ic_dq_map *m, double diag, float *acc, ic_dq_line *li
     return n;
 }
 
-/* Profile: prefix integrals of the map along the line, t from -T to T in IC_DQ_STEP steps. */
-static void profile(const ic_dq_map *m, ic_dq_line *l, float *prof, int32_t nt, double T) {
+/* Profile: prefix integrals of the map along the line from t = t0, nt - 1 steps of IC_DQ_STEP
+ * (a line's: from -T to T; a side found in pass 2: its stretch and the run-on beyond it). */
+static void profile(const ic_dq_map *m, ic_dq_line *l, float *prof, int32_t nt, double t0) {
     l->prof = prof;
-    l->t0 = -T;
+    l->t0 = t0;
     l->nt = nt;
     const double dx = -l->ny, dy = l->nx, px = l->nx * l->c, py = l->ny * l->c;
     prof[0] = 0;
     double sum = 0;
     for (int32_t i = 0; i < nt - 1; i++) {
-        double t = -T + (i + 0.5) * IC_DQ_STEP;
+        double t = t0 + (i + 0.5) * IC_DQ_STEP;
         sum += l->frame ? 0.0 : map_at(m, px + t * dx, py + t * dy) * IC_DQ_STEP;
         prof[i + 1] = (float)sum;
     }
@@ -500,7 +509,7 @@ static void find_lines(dq_search *s, float *acc) {
         l->votes = 0;
         l->frame = 1 << e;
     }
-    for (int32_t i = 0; i < s->total; i++) profile(m, &L[i], s->profs + (size_t)i * s->nt, s->nt, s->diag);
+    for (int32_t i = 0; i < s->total; i++) profile(m, &L[i], s->profs + (size_t)i * s->nt, s->nt, -s->diag);
     for (int32_t i = s->total; i < s->total + s->nrest; i++) L[i].prof = NULL;
 }
 
@@ -590,7 +599,7 @@ static int32_t rest_sides(dq_search *s, int32_t a, int32_t b, dq_rest *out) {
         const dq_pair *ra = rest_pair(s, r, a), *rb = rest_pair(s, r, b);
         if (!ra->corner || !rb->corner) continue;
         ic_dq_line *lr = &s->L[s->total + r];
-        if (!lr->prof) profile(s->m, lr, s->profs + (size_t)(s->total + r) * s->nt, s->nt, s->diag);
+        if (!lr->prof) profile(s->m, lr, s->profs + (size_t)(s->total + r) * s->nt, s->nt, -s->diag);
         if (!side_bound(lr, along(lr, ra->x), along(lr, rb->x), &out[n].t)) continue;
         const dq_side t[4] = {ta0, IC_DQ_PERFECT, tb0, out[n].t};
         if (combine(t) <= bar) continue;
@@ -643,6 +652,139 @@ static void rest_candidates(dq_search *s, int32_t a, int32_t b, const dq_opposit
     }
 }
 
+/* ---- pass 2: a fourth side found from three others ------------------------------------------ */
+
+/* The fourth sides the best candidates hold live in L from here (a pool of IC_DQ_TOPK + 1: one
+ * is always free), their profiles in the profile area from the same index. */
+enum { IC_DQ_POOL = IC_DQ_NL + IC_DQ_MAX_REST };
+
+static inline ic_point point_at(const ic_dq_line *l, double t) {
+    return (ic_point){l->nx * l->c - l->ny * t, l->ny * l->c + l->nx * t};
+}
+
+/* Where a page side along line l, starting at t0 and running in direction dir (+1 or -1), may
+ * end: the places where the map's mean over the 3 cells before drops by at least IC_DQ_END_MIN
+ * to its mean over the 4 cells from 1 cell after (local maxima of the drop, the largest
+ * IC_DQ_FAR_ENDS), at least 2 cells from t0 and inside the frame; their number. */
+static int32_t far_ends(const ic_dq_map *m, const ic_dq_line *l, double t0, double dir, double *out) {
+    double drop[IC_DQ_FAR_ENDS];
+    int32_t n = 0;
+    double prev2 = -HUGE_VAL, prev = -HUGE_VAL, tprev = t0;
+    const double dmax = 2 * (m->fw + m->fh) + 4; /* past the frame whatever t0 (a corner near it) */
+    for (double d = 2.0; d <= dmax; d += IC_DQ_STEP) {
+        const double t = t0 + dir * d;
+        const int inside = in_frame(m, point_at(l, t));
+        double e = -HUGE_VAL;
+        if (inside) {
+            const double before = dir > 0 ? integral(l, t - 3, t) : integral(l, t, t + 3);
+            const double after = dir > 0 ? integral(l, t + 1, t + 5) : integral(l, t - 5, t - 1);
+            e = before / 3 - after / 4;
+        }
+        if (prev >= IC_DQ_END_MIN && prev >= prev2 && prev > e) { /* a local maximum: keep the largest */
+            int32_t at = n < IC_DQ_FAR_ENDS ? n++ : (prev > drop[n - 1] ? n - 1 : -1);
+            for (; at > 0 && drop[at - 1] < prev; at--) { drop[at] = drop[at - 1]; out[at] = out[at - 1]; }
+            if (at >= 0) { drop[at] = prev; out[at] = tprev; }
+        }
+        if (!inside) break;
+        prev2 = prev;
+        prev = e;
+        tprev = t;
+    }
+    return n;
+}
+
+/* A free slot of the pool: one no kept candidate holds (a candidate of pass 2 holds one, so
+ * of IC_DQ_TOPK + 1 one is free). */
+static int32_t free_slot(const dq_search *s) {
+    for (int32_t k = IC_DQ_POOL;; k++) {
+        int used = 0;
+        for (int32_t i = 0; i < s->ntop && !used; i++)
+            for (int e = 0; e < 4; e++) used |= s->top[i].side[e] == k;
+        if (!used) return k;
+    }
+}
+
+/* Pass 2's candidate a, c, b, k: the fourth side (pool line k) profiled over its stretch from p
+ * to q and the run-on beyond, scored, kept if among the best after its cost. */
+static void try_fourth_side(dq_search *s, int32_t a, int32_t c, int32_t b, int32_t k, ic_point p, ic_point q) {
+    ic_dq_line *l = &s->L[k];
+    const double reach = IC_DQ_RUN_SKIP + IC_DQ_RUN_LEN + 1, t1 = along(l, p), t2 = along(l, q);
+    const int32_t nt = (int32_t)((fabs(t2 - t1) + 2 * reach) / IC_DQ_STEP) + 2;
+    if (fabs(t2 - t1) < 2.0 || nt > s->nt) return;
+    profile(s->m, l, s->profs + (size_t)k * s->nt, nt, fmin(t1, t2) - reach);
+    const int32_t sides[4] = {a, c, b, k};
+    ic_dq_quad r;
+    if (!score_quad(s->m, s->L, sides, s->min_area, &r)) return;
+    r.score -= IC_DQ_FOURTH_COST;
+    if (r.score > search_bar(s)) keep_top(s, &r);
+}
+
+/* Pass 2 when one neighbour of side i is a frame edge (the page is cut by the photo's edge):
+ * the fourth side runs from each place where the other neighbour may end, parallel to the
+ * opposite side c, to the frame edge. */
+static void replace_side_by_frame(dq_search *s, const ic_dq_quad *q, int i) {
+    const ic_dq_map *m = s->m;
+    ic_dq_line *L = s->L;
+    const int32_t a = q->side[(i + 1) & 3], c = q->side[(i + 2) & 3], b = q->side[(i + 3) & 3];
+    /* the neighbour that is not the frame edge runs from its corner with c to its corner with side i */
+    const int a_frame = L[a].frame != 0;
+    const int32_t n = a_frame ? b : a;
+    const ic_point at_c = q->corner[a_frame ? (i + 2) & 3 : (i + 1) & 3], at_i = q->corner[a_frame ? (i + 3) & 3 : i];
+    const double t0 = along(&L[n], at_c), dir = along(&L[n], at_i) > t0 ? 1 : -1;
+    double e[IC_DQ_FAR_ENDS];
+    const int32_t ne = far_ends(m, &L[n], t0, dir, e);
+    for (int32_t u = 0; u < ne; u++) {
+        const int32_t k = free_slot(s);
+        ic_dq_line *l = &L[k];
+        const ic_point p = point_at(&L[n], e[u]);
+        *l = (ic_dq_line){L[c].nx, L[c].ny, L[c].nx * p.x + L[c].ny * p.y, 0, 0, NULL, 0, 0};
+        ic_point f;
+        if (intersect(l, &L[a_frame ? a : b], &f)) try_fourth_side(s, a, c, b, k, p, f);
+    }
+}
+
+/* Pass 2: side i of candidate q replaced by one found from the three others: its neighbours
+ * a and b (not frame edges) may end elsewhere than where they meet it (far_ends, running away
+ * from the opposite side c); each pair of such ends makes a fourth side, and a candidate that
+ * pays IC_DQ_FOURTH_COST. A short side (a card's, a receipt's end) collects too few Hough votes
+ * to rank among the lines, a faint one runs above IC_DQ_RUN_P too little: the best candidates
+ * then hold the three other sides and a wrong fourth (a text line, the next texture line). */
+static void replace_side(dq_search *s, const ic_dq_quad *q, int i) {
+    const ic_dq_map *m = s->m;
+    ic_dq_line *L = s->L;
+    const int32_t a = q->side[(i + 1) & 3], c = q->side[(i + 2) & 3], b = q->side[(i + 3) & 3];
+    if (L[a].frame && L[b].frame) return;
+    if (L[a].frame || L[b].frame) {
+        replace_side_by_frame(s, q, i);
+        return;
+    }
+    /* a runs from corner i (where it meets side i) to corner i + 1 (where it meets c); b from
+     * corner i + 2 (c) to corner i + 3 (side i) */
+    const ic_point ac = q->corner[(i + 1) & 3], bc = q->corner[(i + 2) & 3];
+    const double ta0 = along(&L[a], ac), tb0 = along(&L[b], bc);
+    const double dir_a = along(&L[a], q->corner[i]) > ta0 ? 1 : -1;
+    const double dir_b = along(&L[b], q->corner[(i + 3) & 3]) > tb0 ? 1 : -1;
+    double ea[IC_DQ_FAR_ENDS], eb[IC_DQ_FAR_ENDS];
+    const int32_t na = far_ends(m, &L[a], ta0, dir_a, ea);
+    const int32_t nb = na ? far_ends(m, &L[b], tb0, dir_b, eb) : 0;
+    const double clen = hypot(ac.x - bc.x, ac.y - bc.y);
+    for (int32_t u = 0; u < na; u++) {
+        for (int32_t v = 0; v < nb; v++) {
+            const ic_point qa = point_at(&L[a], ea[u]), qb = point_at(&L[b], eb[v]);
+            const double len = hypot(qb.x - qa.x, qb.y - qa.y);
+            if (len < 2.0 || len < IC_DQ_REST_MIN_RATIO * clen) continue;
+            const int32_t k = free_slot(s);
+            ic_dq_line *l = &L[k];
+            l->nx = (qa.y - qb.y) / len;
+            l->ny = (qb.x - qa.x) / len;
+            l->c = l->nx * qa.x + l->ny * qa.y;
+            l->votes = 0;
+            l->frame = 0;
+            if (cross_sin(l, &L[c]) <= sin(60 * DQ_PI / 180)) try_fourth_side(s, a, c, b, k, qa, qb); /* it faces c */
+        }
+    }
+}
+
 int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
     dq_layout lay;
     lay_out(m->w, m->h, &lay);
@@ -668,6 +810,13 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
             const int32_t n = rest_sides(&s, a, b, rest);
             if (n) rest_candidates(&s, a, b, &s.opp[a * s.total + b], rest, n);
         }
+    }
+    /* pass 2: each side of the best candidates found again from the three others */
+    ic_dq_quad seeds[IC_DQ_TOPK];
+    const int32_t nseeds = s.ntop;
+    memcpy(seeds, s.top, (size_t)nseeds * sizeof *seeds);
+    for (int32_t q = 0; q < nseeds; q++) {
+        for (int i = 0; i < 4; i++) replace_side(&s, &seeds[q], i);
     }
     /* the best few scored again with the inside map */
     for (int32_t i = 0; i < s.ntop; i++) {

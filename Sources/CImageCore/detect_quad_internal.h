@@ -11,7 +11,10 @@
 enum { IC_DQ_MAX_LINES = 20 }; /* Hough lines kept (the four frame edges come on top; at most 60) */
 enum { IC_DQ_MAX_REST = 40 };  /* the maxima ranked next, tried as one side in a second pass */
 enum { IC_DQ_PEAKS = 128 };    /* Hough maxima looked at: the lines and the others come from them */
-enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_MAX_REST }; /* lines the search returns, at most */
+enum { IC_DQ_TOPK = 8 };       /* candidates kept for the inside map's rescoring */
+/* lines the search returns, at most: the lines, the frame edges, the other maxima, and room for
+ * the fourth sides found from three others that the best candidates hold (pass 2) */
+enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_MAX_REST + IC_DQ_TOPK + 1 };
 
 /* The boundary map and the inside map (same geometry and stride) in map coordinates, and
  * the frame (the source image's edges) in them. */
