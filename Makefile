@@ -87,8 +87,8 @@ fuzz: deps
 ## make detector-data: the Debian photo and font packages, a venv (.venv-detector) with
 ## PyTorch's wheel and the image packages from PyPI, the training split (plus its --hard
 ## scenes), the validation split (training packages, other seeds; plus its --hard scenes),
-## the proxy split (a photo package in neither split: generalisation while designing)
-## and the held-out split.
+## the proxy split (a photo package in neither split: generalisation while designing), its
+## twin with fonts in neither split (proxyfont: the same scenes) and the held-out split.
 ## make train-detector: trains in four bounded stages (nice'd, 1 thread; the epoch of lowest
 ## validation loss is kept; the last stage on working images of 192 and DETECTOR_WORK px),
 ## writes Sources/CImageCore/detect_model.c and the C tests'
@@ -97,7 +97,8 @@ fuzz: deps
 DETECTOR_DIR ?= .build-detector
 DETECTOR_PY = .venv-detector/bin/python
 DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lomiri-wallpapers-16.04 fonts-dejavu-core \
-	fonts-liberation2 fonts-freefont-ttf fonts-open-sans fonts-crosextra-carlito fonts-crosextra-caladea fonts-lato
+	fonts-liberation2 fonts-freefont-ttf fonts-open-sans fonts-crosextra-carlito fonts-crosextra-caladea fonts-lato \
+	fonts-roboto-unhinted fonts-go
 DETECTOR_JOBS ?= 2
 # the C detector's default working size (IC_DETECT_DEFAULT_WORK_SIZE): the last stage trains at it too
 DETECTOR_WORK = $(shell sed -n 's/.*IC_DETECT_DEFAULT_WORK_SIZE = \([0-9]*\).*/\1/p' Sources/CImageCore/include/imagecore/detect.h)
@@ -109,7 +110,7 @@ detector-venv: .venv-detector/.done
 	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
 	touch $@
 
-DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard heldout
+DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard proxyfont heldout
 detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 $(DETECTOR_DIR)/data/train/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/train --count 2400 --empty 300 --targets --jobs $(DETECTOR_JOBS)
@@ -128,6 +129,9 @@ $(DETECTOR_DIR)/data/proxy/labels.jsonl: .venv-detector/.done scripts/detector/g
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxy $(DETECTOR_DIR)/data/proxy --start 800000 --count 164 --empty 60 --long-side 1600 --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/proxyhard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxy $(DETECTOR_DIR)/data/proxyhard --start 800000 --count 150 --empty 60 --long-side 1600 --hard --jobs $(DETECTOR_JOBS)
+# proxyfont: the proxy's scenes with fonts in neither split (what unseen fonts cost, paired with proxy)
+$(DETECTOR_DIR)/data/proxyfont/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxyfont $(DETECTOR_DIR)/data/proxyfont --start 800000 --count 164 --empty 60 --long-side 1600 --jobs $(DETECTOR_JOBS)
 $(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py heldout $(DETECTOR_DIR)/data/heldout --count 400 --empty 100 --long-side 1600 --jobs $(DETECTOR_JOBS)
 

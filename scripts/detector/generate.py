@@ -18,6 +18,9 @@ tuning (see SPLITS and the README section "Page detection: data, model, figures"
            above; the training fonts. Never trained on: while designing, it stands in for the
            held-out split's situation (photographs of a package never seen), which the
            validation split (training packages, other seeds) cannot.
+  proxyfont  the proxy's photographs and seeds (the same scenes) with fonts in neither split:
+           fonts-roboto-unhinted, fonts-go. Paired with proxy, it measures what fonts never
+           seen cost (the held-out split's fonts are never seen either).
 
 Every image: one page (text, form, receipt, card or photo page; white, cream or tinted paper,
 sometimes creased) under a random homography (page height 15-95 % of the frame, rotation up to
@@ -66,6 +69,12 @@ SPLITS = {
         "id": 3,
         "photos": ["deb:lomiri-wallpapers-16.04"],
         "fonts": TRAIN_FONTS,
+    },
+    # the proxy's scenes (same id, so the same seeds) with fonts in neither split
+    "proxyfont": {
+        "id": 3,
+        "photos": ["deb:lomiri-wallpapers-16.04"],
+        "fonts": ["fonts-roboto-unhinted", "fonts-go"],
     },
 }
 
