@@ -16,7 +16,9 @@ import ImageCore
 /// scripts/detector/calibrate.py; `IC_DETECT_JSON=file` writes the figures as JSON;
 /// `IC_DETECT_WORK=n` sets the working size (default: the detector's);
 /// `IC_DETECT_DUMP=dir` writes each miss (and each false page, "false-" prefixed) with the
-/// true (white) and detected (black) quads and its boundary map (for the training split: never look at held-out images).
+/// true (white) and detected (black) quads, its boundary map and its inside map (`-map.pgm`,
+/// `-inside.pgm`; scripts/detector/misses.py reads them). For the design splits only: never
+/// look at held-out images.
 enum DetectEval {
     struct Label: Decodable {
         var file: String
@@ -157,11 +159,14 @@ enum DetectEval {
             print("dump \(name): detected " + q.corners.map { String(format: "(%.0f, %.0f)", $0.x, $0.y) }.joined(separator: " ") + String(format: " score %.3f", d.score))
         }
         try PNM.write(gray, path: "\(dir)/\(name)-conf\(String(format: "%.2f", d.confidence)).pgm")
-        let map = try PageDetector().boundaryMap(of: image)
-        var m = try PixelBuffer(width: map.width, height: map.height, format: .gray8)
-        let st = m.plane(0).stride
-        m.withMutablePlane(0) { s in for y in 0..<map.height { for x in 0..<map.width { s[y * st + x] = UInt8(max(0, min(255, map.values[y * map.width + x] * 255))) } } }
-        try PNM.write(m, path: "\(dir)/\(name)-map.pgm")
+        // both maps, p x 255 (scripts/detector/misses.py reads them)
+        let maps = try PageDetector().maps(of: image)
+        for (suffix, values) in [("map", maps.boundary), ("inside", maps.inside)] {
+            var m = try PixelBuffer(width: maps.width, height: maps.height, format: .gray8)
+            let st = m.plane(0).stride
+            m.withMutablePlane(0) { s in for y in 0..<maps.height { for x in 0..<maps.width { s[y * st + x] = UInt8(max(0, min(255, values[y * maps.width + x] * 255))) } } }
+            try PNM.write(m, path: "\(dir)/\(name)-\(suffix).pgm")
+        }
     }
 
     /// CPU time of the calling thread (the wall clock counts other processes' turns on a
