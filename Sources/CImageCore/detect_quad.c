@@ -292,6 +292,10 @@ static inline int in_frame(const ic_dq_map *m, ic_point p) {
 /* |sin| of the angle between two lines. */
 static inline double cross_sin(const ic_dq_line *a, const ic_dq_line *b) { return fabs(a->nx * b->ny - a->ny * b->nx); }
 
+/* Whether two lines may be a quad's opposite sides: within 60 degrees of parallel (a page's
+ * opposite sides, even in strong perspective). */
+static inline int facing(const ic_dq_line *a, const ic_dq_line *b) { return cross_sin(a, b) <= sin(60 * DQ_PI / 180); }
+
 /* What score_quad counts of one side (unscored for a frame edge). */
 typedef struct dq_side {
     double side, ends, runon;
@@ -519,12 +523,12 @@ static void table_pairs(dq_search *s) {
     const ic_dq_map *m = s->m;
     const ic_dq_line *L = s->L;
     const int32_t total = s->total;
-    const double min_sin = sin(25 * DQ_PI / 180), max_opp = sin(60 * DQ_PI / 180);
+    const double min_sin = sin(25 * DQ_PI / 180);
     for (int32_t i = 0; i < total; i++) {
         for (int32_t j = 0; j < total; j++) {
             dq_pair *p = &s->P[i * total + j];
             const double sn = cross_sin(&L[i], &L[j]);
-            p->opposite = i != j && sn <= max_opp && !(L[i].frame && L[j].frame);
+            p->opposite = i != j && facing(&L[i], &L[j]) && !(L[i].frame && L[j].frame);
             p->corner = i != j && sn >= min_sin && intersect(&L[i], &L[j], &p->x) && in_frame(m, p->x);
             p->t = p->corner ? along(&L[i], p->x) : 0;
         }
@@ -534,7 +538,7 @@ static void table_pairs(dq_search *s) {
         for (int32_t i = 0; i < total; i++) {
             dq_pair *p = &s->R[r * total + i];
             const double sn = cross_sin(lr, &L[i]);
-            p->opposite = sn <= max_opp;
+            p->opposite = facing(lr, &L[i]);
             p->corner = sn >= min_sin && intersect(lr, &L[i], &p->x) && in_frame(m, p->x);
             p->t = p->corner ? along(&L[i], p->x) : 0;
         }
@@ -780,7 +784,7 @@ static void replace_side(dq_search *s, const ic_dq_quad *q, int i) {
             l->c = l->nx * qa.x + l->ny * qa.y;
             l->votes = 0;
             l->frame = 0;
-            if (cross_sin(l, &L[c]) <= sin(60 * DQ_PI / 180)) try_fourth_side(s, a, c, b, k, qa, qb); /* it faces c */
+            if (facing(l, &L[c])) try_fourth_side(s, a, c, b, k, qa, qb);
         }
     }
 }

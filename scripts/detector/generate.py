@@ -53,6 +53,7 @@ import workgeom  # noqa: E402
 KINDS = ["text", "form", "receipt", "card", "photo"]
 
 TRAIN_FONTS = ["fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-open-sans"]
+PROXY_PHOTOS = ["deb:lomiri-wallpapers-16.04"]
 SPLITS = {
     "train": {
         "id": 1,
@@ -67,13 +68,13 @@ SPLITS = {
     # neither trained on nor held out (README, "proxy")
     "proxy": {
         "id": 3,
-        "photos": ["deb:lomiri-wallpapers-16.04"],
+        "photos": PROXY_PHOTOS,
         "fonts": TRAIN_FONTS,
     },
     # the proxy's scenes (same id, so the same seeds) with fonts in neither split
     "proxyfont": {
         "id": 3,
-        "photos": ["deb:lomiri-wallpapers-16.04"],
+        "photos": PROXY_PHOTOS,
         "fonts": ["fonts-roboto-unhinted", "fonts-go"],
     },
 }
