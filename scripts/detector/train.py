@@ -2,7 +2,7 @@
 """Trains the boundary-map network on the training split (never the held-out one).
 
     train.py DATA_DIR OUT.pt [--extra DIR]... [--epochs N] [--steps N] [--threads T] [--seed S] [--init CKPT] [--val VAL_DIR]
-                             [--max-lr LR] [--max-minutes M] [--outputs 1|2] [--work N]...
+                             [--max-lr LR] [--max-minutes M] [--until T] [--outputs 1|2] [--work N]...
 
 DATA_DIR is generate.py's output for the train split, made with --targets. The working images
 are reduced from the JPEGs exactly as the C core reduces them (workgeom.reduce_rgb), once, and
@@ -21,7 +21,10 @@ channel, widen_head). --val is a validation split made from the
 training packages with other seeds (generate.py train ... --start 800000 --targets): its loss on
 whole working images is measured after every epoch and OUT.pt keeps the epoch with the lowest
 (model selection on validation, never on the held-out split). --max-minutes stops early (the
-machine is shared) keeping the best epoch so far.
+machine is shared) keeping the best epoch so far; --until does the same at a given time (Unix
+seconds), the deadline `make train-detector` sets once for all its stages so that the whole
+training ends within DETECTOR_TRAIN_MINUTES whatever each stage took (a stage that starts past
+it keeps its --init checkpoint when it has --val).
 """
 import argparse
 import hashlib
@@ -191,6 +194,7 @@ def main():
                     help="validation split (training packages, other seeds, --targets); several are pooled")
     ap.add_argument("--max-lr", type=float, default=3e-3)
     ap.add_argument("--max-minutes", type=float, default=0, help="stop after this many minutes (0: no bound)")
+    ap.add_argument("--until", type=float, default=0, help="stop after the epoch that ends past this time (Unix seconds; 0: no bound)")
     ap.add_argument("--outputs", type=int, default=NOUT, choices=(1, NOUT),
                     help="1: the boundary output alone (the first stages); %d: boundary and inside" % NOUT)
     ap.add_argument("--work", type=int, action="append", default=[],
@@ -234,7 +238,11 @@ def main():
     if a.init and a.val:  # the starting point is a candidate too
         torch.save({"state": net.state_dict(), "data_hash": hx, "epochs": init_epochs, "seed": a.seed, "val_loss": best,
                     "work": works}, a.out)
-    for ep in range(a.epochs):
+    epochs = a.epochs
+    if a.until and time.time() > a.until and a.init and a.val:  # past the deadline: the --init checkpoint (saved above) stands
+        print("skipped: past --until", flush=True)
+        epochs = 0
+    for ep in range(epochs):
         net.train()
         run = 0.0
         for _ in range(a.steps):
@@ -265,6 +273,9 @@ def main():
         print(line + " (%.0f s)" % (time.time() - t0), flush=True)
         if a.max_minutes and time.time() - t0 > 60 * a.max_minutes:
             print("stopped: --max-minutes %.0f" % a.max_minutes, flush=True)
+            break
+        if a.until and time.time() > a.until:
+            print("stopped: past --until", flush=True)
             break
     print("done in %.0f s" % (time.time() - t0))
 
