@@ -157,11 +157,12 @@ static inline int32_t sorted_slot(void *base, size_t size, size_t key_at, int32_
     return at;
 }
 
-/* Hough lines of the map (`diag`: the map's diagonal plus margin, lay_out's, which sized
- * `acc`); returns the number found (<= IC_DQ_MAX_LINES). The next IC_DQ_MAX_REST maxima that
- * are not near-duplicates of one go to `rest`, their number to *nrest. */
-static int32_t hough(const ic_dq_map *m, double diag, float *acc, ic_dq_line *lines, ic_dq_line *rest, int32_t *nrest) {
-    const int32_t off = (int32_t)ceil(diag) + 1, nrho = 2 * off + 2; /* lay_out's nrho */
+/* Hough lines of the map (`diag`: the map's diagonal plus margin; `acc`: nrho offset bins per
+ * angle, from -(nrho / 2 - 1) cells, as lay_out sized it); returns the number found
+ * (<= IC_DQ_MAX_LINES). The next IC_DQ_MAX_REST maxima that are not near-duplicates of one go
+ * to `rest`, their number to *nrest. */
+static int32_t hough(const ic_dq_map *m, double diag, int32_t nrho, float *acc, ic_dq_line *lines, ic_dq_line *rest, int32_t *nrest) {
+    const int32_t off = nrho / 2 - 1;
     memset(acc, 0, (size_t)IC_DQ_THETA * nrho * sizeof *acc);
     double cs[IC_DQ_THETA], sn[IC_DQ_THETA];
     for (int32_t t = 0; t < IC_DQ_THETA; t++) { cs[t] = cos(t * DQ_PI / IC_DQ_THETA); sn[t] = sin(t * DQ_PI / IC_DQ_THETA); }
@@ -426,16 +427,16 @@ typedef struct dq_rest {
 /* The scratch of the search, as offsets from its base (64-byte aligned, detect.c). */
 typedef struct dq_layout {
     size_t acc, profs, pairs, rest_pairs, opposites, slots, bytes;
-    int32_t nt;
+    int32_t nt, nrho; /* profile samples per line; Hough offset bins per angle */
     double diag;
 } dq_layout;
 
 static void lay_out(int32_t mw, int32_t mh, dq_layout *o) {
     o->diag = sqrt((double)mw * mw + (double)mh * mh) + 4;
-    const size_t nrho = (size_t)(2 * ceil(o->diag) + 4);
+    o->nrho = 2 * (int32_t)ceil(o->diag) + 4;
     o->nt = (int32_t)(2 * o->diag / IC_DQ_STEP) + 4;
     o->acc = 0;
-    o->profs = o->acc + IC_DQ_THETA * nrho * sizeof(float);
+    o->profs = o->acc + IC_DQ_THETA * (size_t)o->nrho * sizeof(float);
     o->pairs = (o->profs + (size_t)IC_DQ_LINE_ROOM * (size_t)o->nt * sizeof(float) + 63) & ~(size_t)63;
     o->rest_pairs = o->pairs + IC_DQ_NL * IC_DQ_NL * sizeof(dq_pair);
     o->opposites = o->rest_pairs + IC_DQ_MAX_REST * IC_DQ_NL * sizeof(dq_pair);
@@ -456,7 +457,7 @@ typedef struct dq_search {
     ic_dq_line *L; /* the lines and frame edges (L[0 ..< total]), the other maxima after them */
     int32_t total, nrest;
     float *profs; /* room for the lines' profiles, nt floats each */
-    int32_t nt;
+    int32_t nt, nrho; /* lay_out's */
     double diag;
     dq_pair *P;   /* P[i * total + j]: lines i and j (t along line i) */
     dq_pair *R;   /* R[r * total + i]: other maximum r and line i (t along line i) */
@@ -500,7 +501,7 @@ static inline int cannot_beat(dq_side ta, dq_side tc, dq_side tb, double bar) {
 static void find_lines(dq_search *s, float *acc) {
     const ic_dq_map *m = s->m;
     ic_dq_line *L = s->L;
-    const int32_t n = hough(m, s->diag, acc, L, L + IC_DQ_NL, &s->nrest);
+    const int32_t n = hough(m, s->diag, s->nrho, acc, L, L + IC_DQ_NL, &s->nrest);
     s->total = n + 4;
     memmove(L + s->total, L + IC_DQ_NL, (size_t)s->nrest * sizeof *L);
     /* the frame edges, as lines with normals pointing into the frame */
@@ -792,7 +793,7 @@ static void replace_side(dq_search *s, const ic_dq_quad *q, int i) {
 int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
     dq_layout lay;
     lay_out(m->w, m->h, &lay);
-    dq_search s = {.m = m, .min_area = min_area, .L = L, .nt = lay.nt, .diag = lay.diag, .used = IC_DQ_NL};
+    dq_search s = {.m = m, .min_area = min_area, .L = L, .nt = lay.nt, .nrho = lay.nrho, .diag = lay.diag, .used = IC_DQ_NL};
     s.profs = (float *)(void *)(scratch + lay.profs);
     s.P = (dq_pair *)(void *)(scratch + lay.pairs);
     s.R = (dq_pair *)(void *)(scratch + lay.rest_pairs);
