@@ -1,0 +1,124 @@
+/* The boundary map's convolution row kernels on layer shapes the network does not have
+ * (linked statically: the kernels are internal). The Swift tests compare the scalar and AVX2
+ * kernels on the network's own layers, which the AVX2 file specialises (3x3 stride 1 and 2,
+ * 1x1 stride 1, channel counts multiples of 4); this test reaches the rest: the generic
+ * 4-channel path (other kernel sizes, strides and dilations), the path for channels past the
+ * last multiple of 4, and rows narrower than 8 columns. Every output must be the same bits
+ * as the scalar reference's (detect_map_internal.h's contract), and the reference must agree
+ * with the same sums in double precision within float rounding. */
+#include "detect_map_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long g_pass, g_fail;
+static char g_ctx[160];
+#define CHECK(c) check_((c) != 0, #c, __LINE__)
+static void check_(int ok, const char *expr, int line) {
+    if (ok) { g_pass++; return; }
+    if (++g_fail <= 20) fprintf(stderr, "test_detect_kernels.c:%d: FAILED: %s [%s]\n", line, expr, g_ctx);
+}
+
+static uint32_t g_seed = 12345u;
+static float rnd(void) { /* uniform in [-1, 1) */
+    g_seed = g_seed * 1664525u + 1013904223u;
+    return (float)((g_seed >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+enum { BORDER = 8 }; /* room for any tap and the one column a stride-2 load reads past */
+
+typedef struct plane_set {
+    float *mem;
+    ic_dm_tensor t;
+} plane_set;
+
+/* ch planes of w x h inside a zero border; `fill`: random interior. */
+static plane_set planes(int32_t w, int32_t h, int32_t ch, int fill) {
+    plane_set p;
+    const ptrdiff_t stride = w + 2 * BORDER, rows = h + 2 * BORDER;
+    p.mem = (float *)calloc((size_t)(stride * rows * ch), sizeof(float));
+    if (!p.mem) abort();
+    p.t.data = p.mem + BORDER * stride + BORDER;
+    p.t.w = w;
+    p.t.h = h;
+    p.t.ch = ch;
+    p.t.stride = stride;
+    p.t.plane = stride * rows;
+    if (fill)
+        for (int32_t c = 0; c < ch; c++)
+            for (int32_t y = 0; y < h; y++)
+                for (int32_t x = 0; x < w; x++) p.t.data[c * p.t.plane + y * stride + x] = rnd();
+    return p;
+}
+
+/* Output (co, x, y) in double precision, the taps outside the input reading 0. */
+static double exact(const ic_dm_conv *L, const ic_dm_tensor *in, int32_t co, int32_t x, int32_t y) {
+    const int32_t k = L->k, half = k / 2;
+    double acc = L->b[co];
+    for (int32_t ci = 0; ci < L->cin; ci++)
+        for (int32_t ky = 0; ky < k; ky++)
+            for (int32_t kx = 0; kx < k; kx++) {
+                const int32_t sy = y * L->stride + (ky - half) * L->dil, sx = x * L->stride + (kx - half) * L->dil;
+                if (sy < 0 || sy >= in->h || sx < 0 || sx >= in->w) continue;
+                acc += (double)L->w[((co * L->cin + ci) * k + ky) * k + kx] * in->data[ci * in->plane + sy * in->stride + sx];
+            }
+    return acc;
+}
+
+static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d, int32_t win, int32_t hin, int relu) {
+    snprintf(g_ctx, sizeof g_ctx, "cin %d cout %d k %d stride %d dil %d in %dx%d relu %d", cin, cout, k, s, d, win, hin, relu);
+    float *w = (float *)malloc(sizeof(float) * (size_t)(cout * cin * k * k)), *b = (float *)malloc(sizeof(float) * (size_t)cout);
+    if (!w || !b) abort();
+    for (int32_t i = 0; i < cout * cin * k * k; i++) w[i] = rnd();
+    for (int32_t i = 0; i < cout; i++) b[i] = rnd();
+    const ic_dm_conv L = {cin, cout, k, s, d, w, b};
+    const int32_t wo = (win + s - 1) / s, ho = (hin + s - 1) / s;
+    plane_set in = planes(win, hin, cin, 1), ref = planes(wo, ho, cout, 0), vec = planes(wo, ho, cout, 0);
+    const int avx2 = (ic_cpu_features_detected() & IC_CPU_AVX2) != 0;
+    for (int32_t y = 0; y < ho; y++) {
+        ic__dm_conv_row_c(&L, &in.t, &ref.t, y, relu);
+#if IC_X86
+        if (avx2) ic__dm_conv_row_avx2(&L, &in.t, &vec.t, y, relu);
+#endif
+    }
+    double worst = 0;
+    int same = 1;
+    for (int32_t c = 0; c < cout; c++)
+        for (int32_t y = 0; y < ho; y++)
+            for (int32_t x = 0; x < wo; x++) {
+                const float r = ref.t.data[c * ref.t.plane + y * ref.t.stride + x];
+                const float v = vec.t.data[c * vec.t.plane + y * vec.t.stride + x];
+                if (avx2 && memcmp(&r, &v, sizeof r) != 0) same = 0;
+                double e = exact(&L, &in.t, c, x, y);
+                if (relu && !(e > 0)) e = 0;
+                const double err = fabs(r - e);
+                if (err > worst) worst = err;
+            }
+    CHECK(same);
+    /* cin * k * k fused multiply-adds of terms below 1: each rounding at most 2^-24 of a sum
+     * below cin * k * k + 1 */
+    const double taps = (double)cin * k * k + 1;
+    CHECK(worst <= taps * taps * ldexp(1.0, -24));
+    free(in.mem); free(ref.mem); free(vec.mem); free(w); free(b);
+}
+
+int main(void) {
+    /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
+     * counts that also take the path past the last multiple of 4, at widths below 8 (the
+     * element-by-element columns), between 8 and 16 and past 16 (the 16- and 8-column blocks,
+     * the last 8 overlapping) */
+    static const int32_t shapes[][4] = {/* k, stride, dilation, cout */
+        {5, 1, 1, 4}, {5, 1, 1, 6}, {3, 1, 3, 5}, {3, 2, 2, 8}, {1, 2, 1, 7},
+        {5, 2, 1, 3}, {3, 1, 1, 6}, {3, 2, 1, 2}, {1, 1, 1, 9}};
+    static const int32_t widths[] = {1, 5, 8, 13, 16, 37};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (size_t j = 0; j < sizeof widths / sizeof widths[0]; j++)
+            one_shape(3 + (int32_t)(i % 3), shapes[i][3], shapes[i][0], shapes[i][1], shapes[i][2],
+                      widths[j] * shapes[i][1], 6, (int)(j & 1));
+    printf("AVX2 kernels %s\n", (ic_cpu_features_detected() & IC_CPU_AVX2) ? "compared" : "absent: the reference alone");
+    printf("%ld passed, %ld failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}
