@@ -112,28 +112,22 @@ detector-venv: .venv-detector/.done
 
 DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard proxyfont heldout
 detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
-$(DETECTOR_DIR)/data/train/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/train --count 2400 --empty 300 --targets --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/hard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/hard --count 1200 --empty 400 --targets --hard --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/val/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/val --start 800000 --count 164 --empty 60 --long-side 1600 --targets --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/valhard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/valhard --start 800000 --count 150 --empty 60 --long-side 1600 --targets --hard --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/val360/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/val360 --start 820000 --count 164 --empty 60 --long-side 360 --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/valhard360/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py train $(DETECTOR_DIR)/data/valhard360 --start 820000 --count 150 --empty 60 --long-side 360 --hard --jobs $(DETECTOR_JOBS)
-# proxy: photographs of a package in neither split (generate.py's docstring), for design decisions
-$(DETECTOR_DIR)/data/proxy/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxy $(DETECTOR_DIR)/data/proxy --start 800000 --count 164 --empty 60 --long-side 1600 --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/proxyhard/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxy $(DETECTOR_DIR)/data/proxyhard --start 800000 --count 150 --empty 60 --long-side 1600 --hard --jobs $(DETECTOR_JOBS)
-# proxyfont: the proxy's scenes with fonts in neither split (what unseen fonts cost, paired with proxy)
-$(DETECTOR_DIR)/data/proxyfont/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py proxyfont $(DETECTOR_DIR)/data/proxyfont --start 800000 --count 164 --empty 60 --long-side 1600 --jobs $(DETECTOR_JOBS)
-$(DETECTOR_DIR)/data/heldout/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py heldout $(DETECTOR_DIR)/data/heldout --count 400 --empty 100 --long-side 1600 --jobs $(DETECTOR_JOBS)
+# Each split: the generator's split, then its arguments (README, "Page detection", the table).
+# proxy: photographs of a package in neither split (generate.py's docstring), for design
+# decisions; proxyfont: the proxy's scenes with fonts in neither split (what unseen fonts cost,
+# paired with proxy).
+DETECTOR_ARGS_train = train --count 2400 --empty 300 --targets
+DETECTOR_ARGS_hard = train --count 1200 --empty 400 --targets --hard
+DETECTOR_ARGS_val = train --start 800000 --count 164 --empty 60 --long-side 1600 --targets
+DETECTOR_ARGS_valhard = train --start 800000 --count 150 --empty 60 --long-side 1600 --targets --hard
+DETECTOR_ARGS_val360 = train --start 820000 --count 164 --empty 60 --long-side 360
+DETECTOR_ARGS_valhard360 = train --start 820000 --count 150 --empty 60 --long-side 360 --hard
+DETECTOR_ARGS_proxy = proxy --start 800000 --count 164 --empty 60 --long-side 1600
+DETECTOR_ARGS_proxyhard = proxy --start 800000 --count 150 --empty 60 --long-side 1600 --hard
+DETECTOR_ARGS_proxyfont = proxyfont --start 800000 --count 164 --empty 60 --long-side 1600
+DETECTOR_ARGS_heldout = heldout --count 400 --empty 100 --long-side 1600
+$(DETECTOR_DIR)/data/%/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
+	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py $(firstword $(DETECTOR_ARGS_$*)) $(DETECTOR_DIR)/data/$* $(wordlist 2,99,$(DETECTOR_ARGS_$*)) --jobs $(DETECTOR_JOBS)
 
 DETECTOR_VAL = --val $(DETECTOR_DIR)/data/val --val $(DETECTOR_DIR)/data/valhard
 # one deadline for all four stages (train.py --until): the training ends within this many minutes
