@@ -67,6 +67,10 @@ static const double IC_DQ_INSIDE_W = 0.5;   /* IC_DQ_TOPK best are scored again,
 static const double IC_DQ_FOURTH_COST = 0.06; /* score cost of a fourth side found from three others (pass 2) */
 static const double IC_DQ_END_MIN = 0.15; /* a far corner: where the map along a side drops by at least this */
 enum { IC_DQ_FAR_ENDS = 3 };                /* far-corner candidates per side, at most */
+static const double IC_DQ_END_LEN = 3.0, IC_DQ_END_FRAC = 0.2; /* a side's ends: its last cells before a corner, at most this share of it */
+/* a candidate's score: these times its sides' mean support, its weakest side's, its weakest
+ * end's, less its strongest run-on (scripts/detector/misses.py reads them from here) */
+static const double IC_DQ_W_MEAN = 0.45, IC_DQ_W_WEAKEST = 0.35, IC_DQ_W_ENDS = 0.2, IC_DQ_W_RUNON = 0.4;
 
 /* Two lines as neighbouring sides: their crossing, where it lies along the first line, and
  * the flags below. */
@@ -323,9 +327,9 @@ static int side_terms(const ic_dq_line *l, double ta, double tb, dq_side *o) {
         for (int b = a; b > 0 && qm[b] < qm[b - 1]; b--) { double t = qm[b]; qm[b] = qm[b - 1]; qm[b - 1] = t; }
     }
     o->side = 0.5 * integral(l, ta, tb) / len + 0.5 * qm[1];
-    /* the last 3 cells before each corner (also before a frame edge: a page cut by
+    /* the last IC_DQ_END_LEN cells before each corner (also before a frame edge: a page cut by
      * the frame reaches it) */
-    const double e = fmin(3.0, 0.2 * len);
+    const double e = fmin(IC_DQ_END_LEN, IC_DQ_END_FRAC * len);
     o->ends = fmin(integral(l, ta, ta + e) / e, integral(l, tb - e, tb) / e);
     const double r = fmin(IC_DQ_RUN_LEN, IC_DQ_RUN_FRAC * len), k = IC_DQ_RUN_SKIP;
     o->runon = fmax(integral(l, ta - k - r, ta - k) / r, integral(l, tb + k, tb + k + r) / r);
@@ -359,7 +363,8 @@ static double combine(const dq_side t[4]) {
         scored++;
     }
     if (scored < 3) return -HUGE_VAL;
-    return 0.45 * total / scored + 0.35 * weakest + 0.2 * ends - 0.4 * runon - (scored == 3 ? IC_DQ_FRAME_COST : 0);
+    return IC_DQ_W_MEAN * total / scored + IC_DQ_W_WEAKEST * weakest + IC_DQ_W_ENDS * ends - IC_DQ_W_RUNON * runon -
+           (scored == 3 ? IC_DQ_FRAME_COST : 0);
 }
 
 /* Scores the quad with sides s[0..3] (in order around it); returns 0 if it is not a valid

@@ -9,7 +9,8 @@ quad on those maps as detect_quad.c scores a candidate (each side's mean and sec
 quarter, the weakest side, the corners' ends, the run-on past them, a frame edge unscored,
 plus 0.5 x the inside map's contrast), each side moved by up to a cell across itself to the
 map's ridge (the search's lines are refitted to it), and maps the score through the
-calibration of detect_model.c. A true quad below the default threshold means the map does
+calibration of detect_model.c (the score's weights and lengths are read from detect_quad.c and
+detect_region.c, so that they cannot drift apart). A true quad below the default threshold means the map does
 not carry the page (no search can find it at that confidence); above it, the search missed
 a quad it could have kept. An estimate: the maps are quantized to 1/255 and the snap is a
 grid of quarter cells. Use it on the training, validation and proxy splits only, never on
@@ -45,6 +46,22 @@ def sample(M, u, v):
     return (1 - ay) * ((1 - ax) * M[y0, x0] + ax * M[y0, x1]) + ay * ((1 - ax) * M[y1, x0] + ax * M[y1, x1])
 
 
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "CImageCore")
+
+
+def c_constants(*files):
+    """The numeric constants `NAME = value` (static const or enum) of the C core's files."""
+    out = {}
+    for f in files:
+        text = open(os.path.join(SRC, f)).read()
+        for name, value in re.findall(r"\b(IC_D[QR]_[A-Z_0-9]+) = ([0-9.]+)", text):
+            out[name] = float(value)
+    return out
+
+
+C = c_constants("detect_quad.c", "detect_region.c")
+
+
 def integral(M, p, d, ta, tb):
     if tb <= ta:
         return 0.0
@@ -59,10 +76,10 @@ def side_terms(M, a, b):
     d = ((b[0] - a[0]) / L, (b[1] - a[1]) / L)
     q = sorted(integral(M, a, d, j * L / 4, (j + 1) * L / 4) / (L / 4) for j in range(4))
     side = 0.5 * integral(M, a, d, 0, L) / L + 0.5 * q[1]
-    e = min(3.0, 0.2 * L)
+    e = min(C["IC_DQ_END_LEN"], C["IC_DQ_END_FRAC"] * L)
     ends = min(integral(M, a, d, 0, e) / e, integral(M, a, d, L - e, L) / e)
-    r = min(5.0, 0.5 * L)
-    runon = max(integral(M, a, d, -1 - r, -1) / r, integral(M, a, d, L + 1, L + 1 + r) / r)
+    r, k = min(C["IC_DQ_RUN_LEN"], C["IC_DQ_RUN_FRAC"] * L), C["IC_DQ_RUN_SKIP"]
+    runon = max(integral(M, a, d, -k - r, -k) / r, integral(M, a, d, L + k, L + k + r) / r)
     return side, ends, runon
 
 
@@ -70,13 +87,14 @@ def combine(ts):
     ts = [t for t in ts if t is not None]
     if len(ts) < 3:
         return -math.inf
-    return (0.45 * sum(t[0] for t in ts) / len(ts) + 0.35 * min(t[0] for t in ts) + 0.2 * min(t[1] for t in ts)
-            - 0.4 * max(t[2] for t in ts) - (0.05 if len(ts) == 3 else 0))
+    return (C["IC_DQ_W_MEAN"] * sum(t[0] for t in ts) / len(ts) + C["IC_DQ_W_WEAKEST"] * min(t[0] for t in ts)
+            + C["IC_DQ_W_ENDS"] * min(t[1] for t in ts) - C["IC_DQ_W_RUNON"] * max(t[2] for t in ts)
+            - (C["IC_DQ_FRAME_COST"] if len(ts) == 3 else 0))
 
 
 def inside_contrast(Mi, c, frame_sides, fw, fh):
     """detect_region.c: the interior's mean less that of a band 2 cells outside the sides."""
-    G = 8
+    G, band = int(C["IC_DR_GRID"]), C["IC_DR_OUT"]
     inn = 0.0
     for j in range(G):
         for i in range(G):
@@ -97,7 +115,7 @@ def inside_contrast(Mi, c, frame_sides, fw, fh):
             nx, ny = -nx, -ny
         for i in range(G):
             t = (i + .5) / G
-            x, y = a[0] + t * dx + 2 * nx, a[1] + t * dy + 2 * ny
+            x, y = a[0] + t * dx + band * nx, a[1] + t * dy + band * ny
             if 0.25 <= x <= fw and 0.25 <= y <= fh:
                 out.append(sample(Mi, x, y))
     return inn - (sum(out) / len(out) if out else 0.0)
@@ -135,7 +153,7 @@ def main():
             nx, ny = -(q[1] - p[1]) / L, (q[0] - p[0]) / L
             ts.append(max((side_terms(M, (p[0] + nx * o, p[1] + ny * o), (q[0] + nx * o, q[1] + ny * o))
                            for o in np.arange(-1, 1.01, .25)), key=lambda t: t[0]))
-        score = combine(ts) + 0.5 * inside_contrast(Mi, c, frame_sides, fw, fh)
+        score = combine(ts) + C["IC_DQ_INSIDE_W"] * inside_contrast(Mi, c, frame_sides, fw, fh)
         conf = 1 / (1 + math.exp(-max(-50.0, min(50.0, a * score + b)))) if score > -math.inf else 0.0
         kind = "search" if conf >= thr else "map"
         counts[kind] += 1
