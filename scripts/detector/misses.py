@@ -7,13 +7,13 @@ DUMP_DIR is written by `IC_DETECT_DUMP=DUMP_DIR IC_DETECT_DATA=SPLIT_DIR bench d
 each missed page's boundary and inside maps (p x 255). For each miss this scores the *true*
 quad on those maps as detect_quad.c scores a candidate (each side's mean and second-weakest
 quarter, the weakest side, the corners' ends, the run-on past them, a frame edge unscored,
-plus 0.5 x the inside map's contrast), each side moved by up to a cell across itself to the
-map's ridge (the search's lines are refitted to it), and maps the score through the
-calibration of detect_model.c (the score's weights and lengths are read from detect_quad.c and
-detect_region.c, so that they cannot drift apart). A true quad below the default threshold means the map does
-not carry the page (no search can find it at that confidence); above it, the search missed
-a quad it could have kept. An estimate: the maps are quantized to 1/255 and the snap is a
-grid of quarter cells. Use it on the training, validation and proxy splits only, never on
+plus IC_DQ_INSIDE_W x the inside map's contrast), each side moved by up to a cell across
+itself to the map's ridge (the search's lines are refitted to it), and maps the score through
+the calibration of detect_model.c (the score's weights and lengths are read from detect_quad.c
+and detect_region.c, so that the two cannot drift apart). A true quad below the default
+threshold means the map does not carry the page (no search can find it at that
+confidence); above it, the search missed a quad it could have kept. An estimate: the maps are
+quantized to 1/255 and the snap is a grid of quarter cells. Use it on the training, validation and proxy splits only, never on
 the held-out split (README, "Page detection").
 """
 import glob
@@ -93,7 +93,7 @@ def combine(ts):
 
 
 def inside_contrast(Mi, c, frame_sides, fw, fh):
-    """detect_region.c: the interior's mean less that of a band 2 cells outside the sides."""
+    """detect_region.c: the interior's mean less that of a band IC_DR_OUT cells outside the sides."""
     G, band = int(C["IC_DR_GRID"]), C["IC_DR_OUT"]
     inn = 0.0
     for j in range(G):
