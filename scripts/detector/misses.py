@@ -60,6 +60,9 @@ def c_constants(*files):
 
 
 C = c_constants("detect_quad.c", "detect_region.c")
+# the C detector's default working size (the Makefile reads it the same way)
+WORK = int(re.search(r"IC_DETECT_DEFAULT_WORK_SIZE = ([0-9]+)",
+                     open(os.path.join(SRC, "include", "imagecore", "detect.h")).read()).group(1))
 
 
 def integral(M, p, d, ta, tb):
@@ -136,9 +139,9 @@ def main():
         M = np.asarray(Image.open(path), np.float64) / 255
         Mi = np.asarray(Image.open(os.path.join(dump, name + "-inside.pgm")), np.float64) / 255
         # the box size k the C core chose (the working size nearest its work size): the one
-        # whose map has the dumped map's size, nearest to the long side / 288
+        # whose map has the dumped map's size, nearest to the long side / WORK
         ks = [k for k in range(1, 257) if workgeom.map_size(l["width"] // k, l["height"] // k) == (M.shape[1], M.shape[0])]
-        k = min(ks, key=lambda k: abs(k - max(l["width"], l["height"]) / 288))
+        k = min(ks, key=lambda k: abs(k - max(l["width"], l["height"]) / WORK))
         fw, fh = (l["width"] / k + .5) / 2, (l["height"] / k + .5) / 2  # detect.c's frame in map cells
         c = [(min(max((x / k + .5) / 2, .25), fw), min(max((y / k + .5) / 2, .25), fh)) for x, y in l["corners"]]
         ts, frame_sides = [], 0
