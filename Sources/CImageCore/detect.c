@@ -18,15 +18,21 @@ static ic_status check_options(const ic_detect_options *o, opts *r) {
     r->min_confidence = ic__dm_min_confidence; /* chosen on the validation split, see detect_model.c */
     if (!o) return IC_OK;
     if (o->min_confidence != 0) {
-        if (!(o->min_confidence <= 1) || isnan(o->min_confidence)) return IC_ERR_INVALID_ARGUMENT;
+        if (!(o->min_confidence <= 1) || isnan(o->min_confidence))
+            return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: min_confidence %g: at most 1 (0: the default)",
+                              o->min_confidence);
         r->min_confidence = o->min_confidence;
     }
     if (o->work_size != 0) {
-        if (o->work_size < 64 || o->work_size > 1024) return IC_ERR_INVALID_ARGUMENT;
+        if (o->work_size < 64 || o->work_size > 1024)
+            return ic__refuse(IC_ERR_INVALID_ARGUMENT,
+                              "page detection: work_size %d is not in [64, 1024] (0: the default)", (int)o->work_size);
         r->work = o->work_size;
     }
     if (o->min_area != 0) {
-        if (!(o->min_area > 0 && o->min_area < 1)) return IC_ERR_INVALID_ARGUMENT;
+        if (!(o->min_area > 0 && o->min_area < 1))
+            return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: min_area %g is not in (0, 1) (0: the default)",
+                              o->min_area);
         r->min_area = o->min_area;
     }
     return IC_OK;
@@ -35,8 +41,12 @@ static ic_status check_options(const ic_detect_options *o, opts *r) {
 double ic_detect_default_min_confidence(void) { return ic__dm_min_confidence; }
 
 static ic_status check_size(int32_t width, int32_t height) {
-    if (width < 1 || height < 1) return IC_ERR_INVALID_ARGUMENT;
-    if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION) return IC_ERR_TOO_LARGE;
+    if (width < 1 || height < 1)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: size %dx%d: sides must be at least 1", (int)width,
+                          (int)height);
+    if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION)
+        return ic__refuse(IC_ERR_TOO_LARGE, "page detection: size %dx%d: sides are at most %d", (int)width, (int)height,
+                          (int)IC_MAX_DIMENSION);
     return IC_OK;
 }
 
@@ -58,7 +68,7 @@ static ic_status geometry(int32_t width, int32_t height, const ic_detect_options
 }
 
 ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options, size_t *bytes) {
-    if (!bytes) return IC_ERR_INVALID_ARGUMENT;
+    if (!bytes) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the scratch size (NULL)");
     ic_dm_geometry g;
     const ic_status st = geometry(width, height, options, &g);
     if (st != IC_OK) return st;
@@ -69,7 +79,8 @@ ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_
 
 ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_options *options, int32_t *map_width,
                              int32_t *map_height) {
-    if (!map_width || !map_height) return IC_ERR_INVALID_ARGUMENT;
+    if (!map_width || !map_height)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the map size (NULL)");
     ic_dm_geometry g;
     const ic_status st = geometry(width, height, options, &g);
     if (st != IC_OK) return st;
@@ -81,17 +92,23 @@ ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_opti
 /* Validation shared by the entry points; lays out the scratch (the two maps, then `base`). */
 static ic_status prepare(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
                          ic_dm_geometry *g, opts *o, uint8_t **base, float **map, float **inside) {
-    if (!image || !scratch) return IC_ERR_INVALID_ARGUMENT;
+    if (!image || !scratch)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no %s (NULL)", image ? "scratch memory" : "image");
     ic_status st = ic_image_validate(image);
     if (st != IC_OK) return st;
     switch (image->format) {
     case IC_FORMAT_GRAY8: case IC_FORMAT_RGB8: case IC_FORMAT_RGBA8: case IC_FORMAT_I420: case IC_FORMAT_NV12: break;
-    default: return IC_ERR_UNSUPPORTED;
+    default:
+        return ic__refuse(IC_ERR_UNSUPPORTED, "page detection reads GRAY8, RGB8, RGBA8, I420 and NV12 (format %d)",
+                          (int)image->format);
     }
     if ((st = check_options(options, o)) != IC_OK) return st;
     ic__dm_geometry(image->width, image->height, o->work, g);
     size_t map_bytes;
-    if (scratch_size < scratch_bytes(g, image->width, &map_bytes)) return IC_ERR_BUFFER_TOO_SMALL;
+    const size_t need = scratch_bytes(g, image->width, &map_bytes);
+    if (scratch_size < need)
+        return ic__refuse(IC_ERR_BUFFER_TOO_SMALL,
+                          "page detection: scratch of %zu bytes, %zu needed (ic_detect_scratch_size)", scratch_size, need);
     uint8_t *b = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
     *map = (float *)(void *)b;
     *inside = (float *)(void *)(b + map_bytes);
@@ -101,14 +118,17 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
 
 ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
                          float *boundary, float *inside, size_t map_stride) {
-    if (!boundary && !inside) return IC_ERR_INVALID_ARGUMENT;
+    if (!boundary && !inside)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no map to write (both NULL)");
     ic_dm_geometry g;
     opts o;
     uint8_t *base;
     float *own, *own_inside;
     ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &own, &own_inside);
     if (st != IC_OK) return st;
-    if (map_stride < (size_t)g.mw) return IC_ERR_INVALID_ARGUMENT;
+    if (map_stride < (size_t)g.mw)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: map stride %zu < map width %d", map_stride,
+                          (int)g.mw);
     if (image->width < g.k || image->height < g.k) {
         /* thinner than one working pixel (k x k source pixels): no page boundary fits, and the
          * reduction's box would reach past the image (the working size is at least 1) */
@@ -124,13 +144,13 @@ ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options
 
 ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options *options, void *scratch,
                                  size_t scratch_size, float *map, size_t map_stride) {
-    if (!map) return IC_ERR_INVALID_ARGUMENT;
+    if (!map) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no map to write (NULL)");
     return ic_detect_maps(image, options, scratch, scratch_size, map, NULL, map_stride);
 }
 
 ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
                          ic_page_detection *out) {
-    if (!out) return IC_ERR_INVALID_ARGUMENT;
+    if (!out) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the result (NULL)");
     memset(out, 0, sizeof *out);
     ic_dm_geometry g;
     opts o;

@@ -36,6 +36,29 @@ struct SwiftSeamTests {
         #expect(e6?.code == .corruptData && e6?.detail?.contains("even") != true)
     }
 
+    @Test("page detection's refusals carry their reason")
+    func detectionReasons() throws {
+        let image = try PixelBuffer(width: 64, height: 48, format: .rgb8)
+        let e1 = error { _ = try PageDetector(minimumConfidence: 1.5).detect(in: image) }
+        #expect(e1?.code == .invalidArgument && e1?.detail?.contains("min_confidence 1.5: at most 1") == true,
+                "\(String(describing: e1))")
+        let e2 = error { _ = try PageDetector(workSize: 32).detect(in: image) }
+        #expect(e2?.code == .invalidArgument && e2?.detail?.contains("work_size 32 is not in [64, 1024]") == true,
+                "\(String(describing: e2))")
+        let e3 = error { _ = try PageDetector(minimumArea: 1).scratchSize(width: 64, height: 48) }
+        #expect(e3?.code == .invalidArgument && e3?.detail?.contains("min_area 1 is not in (0, 1)") == true,
+                "\(String(describing: e3))")
+        let e4 = error { _ = try PageDetector().scratchSize(width: 70000, height: 10) }
+        #expect(e4?.code == .tooLarge && e4?.detail?.contains("70000x10: sides are at most 65535") == true,
+                "\(String(describing: e4))")
+        let need = try PageDetector().scratchSize(width: 64, height: 48)
+        let small = UnsafeMutableRawBufferPointer.allocate(byteCount: need - 1, alignment: 64)
+        defer { small.deallocate() }
+        let e5 = error { _ = try PageDetector().detect(in: image, scratch: small) }
+        #expect(e5?.code == .bufferTooSmall && e5?.detail?.contains("scratch of \(need - 1) bytes, \(need) needed") == true,
+                "\(String(describing: e5))")
+    }
+
     @Test("ic_last_error: per call, consumed by the read")
     func lastError() {
         var text = [CChar](repeating: 0, count: Int(IC_DETAIL_LENGTH))
