@@ -40,16 +40,6 @@ static ic_status check_options(const ic_detect_options *o, opts *r) {
 
 double ic_detect_default_min_confidence(void) { return ic__dm_min_confidence; }
 
-static ic_status check_size(int32_t width, int32_t height) {
-    if (width < 1 || height < 1)
-        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: size %dx%d: sides must be at least 1", (int)width,
-                          (int)height);
-    if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION)
-        return ic__refuse(IC_ERR_TOO_LARGE, "page detection: size %dx%d: sides are at most %d", (int)width, (int)height,
-                          (int)IC_MAX_DIMENSION);
-    return IC_OK;
-}
-
 /* Scratch: the boundary map, the inside map, then one area shared by the map stage and the
  * quad search. `map_bytes` receives the size of one map. */
 static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width, size_t *map_bytes) {
@@ -60,7 +50,7 @@ static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width, size_t *
 
 /* The working geometry of a width x height image under `options`, both checked. */
 static ic_status geometry(int32_t width, int32_t height, const ic_detect_options *options, ic_dm_geometry *g) {
-    ic_status st = check_size(width, height);
+    ic_status st = ic__check_dimensions(width, height);
     opts o;
     if (st != IC_OK || (st = check_options(options, &o)) != IC_OK) return st;
     ic__dm_geometry(width, height, o.work, g);

@@ -37,15 +37,19 @@ int32_t ic__plane_rows(ic_format format, int32_t height, int32_t plane) {
     return (int32_t)(((int64_t)height + 1) / 2);
 }
 
-static ic_status check_size(ic_format format, int32_t width, int32_t height) {
-    if (ic_format_plane_count(format) == 0)
-        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "unknown format %d", (int)format);
+ic_status ic__check_dimensions(int32_t width, int32_t height) {
     if (width < 1 || height < 1)
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "size %dx%d: sides must be at least 1", (int)width, (int)height);
     if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION)
         return ic__refuse(IC_ERR_TOO_LARGE, "size %dx%d: sides are at most %d", (int)width, (int)height,
                           IC_MAX_DIMENSION);
     return IC_OK;
+}
+
+static ic_status check_size(ic_format format, int32_t width, int32_t height) {
+    if (ic_format_plane_count(format) == 0)
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "unknown format %d", (int)format);
+    return ic__check_dimensions(width, height);
 }
 
 ic_status ic_plane_geometry(ic_format format, int32_t width, int32_t height, int32_t plane,

@@ -45,6 +45,9 @@ __attribute__((format(printf, 2, 3)))
 #endif
 IC_INTERNAL ic_status ic__refuse(ic_status status, const char *format, ...);
 
+/* IC_OK for 1 <= width, height <= IC_MAX_DIMENSION; else the error, its reason recorded. */
+IC_INTERNAL ic_status ic__check_dimensions(int32_t width, int32_t height);
+
 /* Bytes of pixels in one row of plane `plane`, and its row count, without validation:
  * callers have validated format and size. */
 IC_INTERNAL size_t ic__row_bytes(ic_format format, int32_t width, int32_t plane);

@@ -13,8 +13,8 @@ the calibration of detect_model.c (the score's weights and lengths are read from
 and detect_region.c, so that the two cannot drift apart). A true quad below the default
 threshold means the map does not carry the page (no search can find it at that
 confidence); above it, the search missed a quad it could have kept. An estimate: the maps are
-quantized to 1/255 and the snap is a grid of quarter cells. Use it on the training, validation and proxy splits only, never on
-the held-out split (README, "Page detection").
+quantized to 1/255 and the snap is a grid of quarter cells. Use it on the training, validation
+and proxy splits only, never on the held-out split (README, "Page detection").
 """
 import glob
 import json
@@ -54,15 +54,14 @@ def c_constants(*files):
     out = {}
     for f in files:
         text = open(os.path.join(SRC, f)).read()
-        for name, value in re.findall(r"\b(IC_D[QR]_[A-Z_0-9]+) = ([0-9.]+)", text):
+        for name, value in re.findall(r"\b(IC_[A-Z_0-9]+) = ([0-9.]+)", text):
             out[name] = float(value)
     return out
 
 
 C = c_constants("detect_quad.c", "detect_region.c")
-# the C detector's default working size (the Makefile reads it the same way)
-WORK = int(re.search(r"IC_DETECT_DEFAULT_WORK_SIZE = ([0-9]+)",
-                     open(os.path.join(SRC, "include", "imagecore", "detect.h")).read()).group(1))
+# the C detector's default working size (the Makefile reads it from detect.h too)
+WORK = int(c_constants(os.path.join("include", "imagecore", "detect.h"))["IC_DETECT_DEFAULT_WORK_SIZE"])
 
 
 def integral(M, p, d, ta, tb):
