@@ -23,5 +23,20 @@ echo "deps: installing ${missing[*]}"
 sudo=""
 [[ "$(id -u)" -ne 0 ]] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Another apt (a second make target run beside this one, the system's updater) may hold apt's
+# locks: wait for it rather than fail the build. install waits for dpkg's lock itself
+# (DPkg::Lock::Timeout); update takes the package lists' lock without waiting, so it is retried.
+apt_get() {
+    local err i
+    err=$(mktemp)
+    for i in $(seq 1 60); do
+        if $sudo apt-get -o DPkg::Lock::Timeout=600 "$@" 2>"$err"; then rm -f "$err"; return 0; fi
+        grep -q "Could not get lock" "$err" || break
+        sleep 10
+    done
+    cat "$err" >&2
+    rm -f "$err"
+    return 1
+}
+apt_get update -qq
+apt_get install -y -qq --no-install-recommends "${missing[@]}"
