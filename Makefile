@@ -110,7 +110,7 @@ detector-venv: .venv-detector/.done
 	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
 	touch $@
 
-DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard proxyfont heldout
+DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard proxyfont proxybig heldout
 detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 # Each split: the generator's split, then its arguments (README, "Page detection", the table).
 # proxy: photographs of a package in neither split (generate.py's docstring), for design
@@ -125,6 +125,7 @@ DETECTOR_ARGS_valhard360 = train --start 820000 --count 150 --empty 60 --long-si
 DETECTOR_ARGS_proxy = proxy --start 800000 --count 164 --empty 60 --long-side 1600
 DETECTOR_ARGS_proxyhard = proxy --start 800000 --count 150 --empty 60 --long-side 1600 --hard
 DETECTOR_ARGS_proxyfont = proxyfont --start 800000 --count 164 --empty 60 --long-side 1600
+DETECTOR_ARGS_proxybig = proxy --start 801000 --count 600 --empty 150 --long-side 1600
 DETECTOR_ARGS_heldout = heldout --count 400 --empty 100 --long-side 1600
 $(DETECTOR_DIR)/data/%/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
 	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py $(firstword $(DETECTOR_ARGS_$*)) $(DETECTOR_DIR)/data/$* $(wordlist 2,99,$(DETECTOR_ARGS_$*)) --jobs $(DETECTOR_JOBS)

@@ -33,13 +33,17 @@
  *    side costs IC_DQ_REST_COST (a low-ranked line may be any texture's: without the cost
  *    page-less photos scored higher as often as pages were found) and is at least
  *    IC_DQ_REST_MIN_RATIO of its opposite side.
- * 5. Pass 2: each side of each of the IC_DQ_TOPK best is looked for again from the three
+ * 5. Region candidates: the IC_DR_MAX_REGIONS largest regions of the inside map (cells at or
+ *    above 0.5, 4-connected), each as the largest quad on its convex hull, its sides refitted
+ *    to the boundary map (detect_region.c, region_candidates below): a small card on a
+ *    keyboard or tiles is a clear region whose short sides rank below the texture's lines.
+ * 6. Pass 2: each side of each of the IC_DQ_TOPK best is looked for again from the three
  *    others. Where its two neighbours may end (the map along them drops: far_ends), each pair
  *    of such ends makes a fourth side, profiled and scored like a line's, at a cost of
  *    IC_DQ_FOURTH_COST. A short side (a card's, a receipt's end) collects too few Hough votes to
  *    rank among the lines beside long texture lines, and a faint one runs above IC_DQ_RUN_P too
  *    little: the best candidates then hold the page's three other sides and a wrong fourth.
- * 6. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
+ * 7. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
  *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added. */
 #include "detect_quad_internal.h"
 
@@ -64,7 +68,7 @@ static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past
 static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
 static const double IC_DQ_RUN_FRAC = 0.5;   /* ... and at most this share of the side's length */
 static const double IC_DQ_INSIDE_W = 0.5;   /* IC_DQ_TOPK best are scored again, adding this times the inside map's contrast */
-static const double IC_DQ_FOURTH_COST = 0.06; /* score cost of a fourth side found from three others (pass 2) */
+static const double IC_DQ_FOURTH_COST = 0.06; /* score cost of a fourth side found from three others (pass 2) */ /* score cost of a candidate from a region of the inside map (pass 3) */
 static const double IC_DQ_END_MIN = 0.15; /* a far corner: where the map along a side drops by at least this */
 enum { IC_DQ_FAR_ENDS = 3 };                /* far-corner candidates per side, at most */
 static const double IC_DQ_END_LEN = 3.0, IC_DQ_END_FRAC = 0.2; /* a side's ends: its last cells before a corner, at most this share of it */
@@ -431,7 +435,7 @@ typedef struct dq_rest {
 
 /* The scratch of the search, as offsets from its base (64-byte aligned, detect.c). */
 typedef struct dq_layout {
-    size_t acc, profs, pairs, rest_pairs, opposites, slots, bytes;
+    size_t acc, profs, pairs, rest_pairs, opposites, slots, regions, bytes;
     int32_t nt, nrho; /* profile samples per line; Hough offset bins per angle */
     double diag;
 } dq_layout;
@@ -446,7 +450,8 @@ static void lay_out(int32_t mw, int32_t mh, dq_layout *o) {
     o->rest_pairs = o->pairs + IC_DQ_NL * IC_DQ_NL * sizeof(dq_pair);
     o->opposites = o->rest_pairs + IC_DQ_MAX_REST * IC_DQ_NL * sizeof(dq_pair);
     o->slots = o->opposites + IC_DQ_NL * IC_DQ_NL * sizeof(dq_opposite);
-    o->bytes = o->slots + IC_DQ_SIDE_SLOTS * sizeof(dq_side);
+    o->regions = (o->slots + IC_DQ_SIDE_SLOTS * sizeof(dq_side) + 63) & ~(size_t)63;
+    o->bytes = o->regions + ic__dq_region_scratch(mw, mh);
 }
 
 size_t ic__dq_scratch(int32_t mw, int32_t mh) {
@@ -795,6 +800,60 @@ static void replace_side(dq_search *s, const ic_dq_quad *q, int i) {
     }
 }
 
+/* ---- region candidates: pages as regions of the inside map ------------------------------------ */
+
+/* The region candidates' sides live in L from here, 4 a region. */
+enum { IC_DQ_REGION_LINES = IC_DQ_POOL + IC_DQ_TOPK + 1 };
+
+/* The frame edge (0 top, 1 right, 2 bottom, 3 left) that both a and b lie within 1.5 cells of;
+ * -1 if none. */
+static int frame_edge_of(const ic_dq_map *m, ic_point a, ic_point b) {
+    const double tol = 1.5;
+    if (fabs(a.y - m->fy0) < tol && fabs(b.y - m->fy0) < tol) return 0;
+    if (fabs(a.x - m->fx1) < tol && fabs(b.x - m->fx1) < tol) return 1;
+    if (fabs(a.y - m->fy1) < tol && fabs(b.y - m->fy1) < tol) return 2;
+    if (fabs(a.x - m->fx0) < tol && fabs(b.x - m->fx0) < tol) return 3;
+    return -1;
+}
+
+/* The largest regions of the inside map as candidates (before pass 2, which may mend them). A small card or receipt on a
+ * texture (a keyboard, tiles, a grid) is a clear region of the inside map and a clear outline
+ * in the boundary map, yet its short sides collect too few Hough votes to rank among the
+ * texture's long lines, and pass 2 needs three of its sides among the best candidates. Each
+ * side of a region's quad is refitted to the boundary map near it (a side along a frame edge
+ * is that edge) and the candidate scored like the others, at no cost (a cost of 0.03 found
+ * fewer pages on the design splits; a bonus of 0.03 lost as many as it found). */
+static void region_candidates(dq_search *s, uint8_t *scratch) {
+    const ic_dq_map *m = s->m;
+    ic_point quads[IC_DR_MAX_REGIONS][4];
+    const int32_t n = ic__dq_inside_regions(m, scratch, s->min_area * m->fw * m->fh, quads, IC_DR_MAX_REGIONS);
+    for (int32_t r = 0; r < n; r++) {
+        int32_t sides[4];
+        int ok = 1;
+        for (int i = 0; i < 4 && ok; i++) {
+            const ic_point a = quads[r][i], b = quads[r][(i + 1) & 3];
+            const int e = frame_edge_of(m, a, b);
+            if (e >= 0) {
+                sides[i] = s->total - 4 + e; /* find_lines puts the frame edges last, in this order */
+                continue;
+            }
+            const double len = hypot(b.x - a.x, b.y - a.y);
+            if (!(ok = len >= 2.0)) break;
+            const int32_t k = IC_DQ_REGION_LINES + 4 * r + i;
+            ic_dq_line *l = &s->L[k];
+            *l = (ic_dq_line){(a.y - b.y) / len, (b.x - a.x) / len, 0, 0, 0, NULL, 0, 0};
+            l->c = l->nx * a.x + l->ny * a.y;
+            refit(m, l);
+            refit(m, l); /* the region's edge may lie a cell from the ridge: a second step reaches it */
+            profile(m, l, s->profs + (size_t)k * s->nt, s->nt, -s->diag);
+            sides[i] = k;
+        }
+        ic_dq_quad q;
+        if (!ok || !score_quad(m, s->L, sides, s->min_area, &q)) continue;
+        if (q.score > search_bar(s)) keep_top(s, &q);
+    }
+}
+
 int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
     dq_layout lay;
     lay_out(m->w, m->h, &lay);
@@ -821,6 +880,7 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
             if (n) rest_candidates(&s, a, b, &s.opp[a * s.total + b], rest, n);
         }
     }
+    region_candidates(&s, scratch + lay.regions);
     /* pass 2: each side of the best candidates found again from the three others */
     ic_dq_quad seeds[IC_DQ_TOPK];
     const int32_t nseeds = s.ntop;

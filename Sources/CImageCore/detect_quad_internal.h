@@ -12,9 +12,11 @@ enum { IC_DQ_MAX_LINES = 20 }; /* Hough lines kept (the four frame edges come on
 enum { IC_DQ_MAX_REST = 40 };  /* the maxima ranked next, tried as one side in a second pass */
 enum { IC_DQ_PEAKS = 128 };    /* Hough maxima looked at: the lines and the others come from them */
 enum { IC_DQ_TOPK = 8 };       /* candidates kept for the inside map's rescoring */
-/* lines the search returns, at most: the lines, the frame edges, the other maxima, and room for
- * the fourth sides found from three others that the best candidates hold (pass 2) */
-enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_MAX_REST + IC_DQ_TOPK + 1 };
+enum { IC_DR_MAX_REGIONS = 4 }; /* regions of the inside map made candidates (the largest) */
+/* lines the search returns, at most: the lines, the frame edges, the other maxima, room for
+ * the fourth sides found from three others that the best candidates hold (pass 2) and the
+ * sides of the regions' quads */
+enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_MAX_REST + IC_DQ_TOPK + 1 + 4 * IC_DR_MAX_REGIONS };
 
 /* The boundary map and the inside map (same geometry and stride) in map coordinates, and
  * the frame (the source image's edges) in them. */
@@ -77,5 +79,15 @@ IC_INTERNAL void ic__dq_refine(const ic_image *image, int32_t k, int32_t frame_s
  * `frame_sides`: side i is a frame edge): its mean over the quad's interior less its mean
  * in a band just outside the sides that are not frame edges, in [-1, 1] (detect_region.c). */
 IC_INTERNAL double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t frame_sides);
+
+/* Scratch bytes of ic__dq_inside_regions for a mw x mh map. */
+IC_INTERNAL size_t ic__dq_region_scratch(int32_t mw, int32_t mh);
+
+/* The largest `max` (<= IC_DR_MAX_REGIONS) regions of the inside map (4-connected cells at or
+ * above IC_DR_INSIDE_P) of at least `min_cells` cells, largest first, each as the largest
+ * quadrilateral with its corners on the region's convex hull, corners in order around it (map
+ * coordinates); their number (detect_region.c). */
+IC_INTERNAL int32_t ic__dq_inside_regions(const ic_dq_map *m, uint8_t *scratch, double min_cells, ic_point quads[][4],
+                                          int32_t max);
 
 #endif
