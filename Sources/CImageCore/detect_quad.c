@@ -68,7 +68,7 @@ static const double IC_DQ_RUN_SKIP = 1.0;   /* run-on is read from this far past
 static const double IC_DQ_RUN_LEN = 5.0;    /* ... over at most this many cells ... */
 static const double IC_DQ_RUN_FRAC = 0.5;   /* ... and at most this share of the side's length */
 static const double IC_DQ_INSIDE_W = 0.5;   /* IC_DQ_TOPK best are scored again, adding this times the inside map's contrast */
-static const double IC_DQ_FOURTH_COST = 0.06; /* score cost of a fourth side found from three others (pass 2) */ /* score cost of a candidate from a region of the inside map (pass 3) */
+static const double IC_DQ_FOURTH_COST = 0.06; /* score cost of a fourth side found from three others (pass 2) */
 static const double IC_DQ_END_MIN = 0.15; /* a far corner: where the map along a side drops by at least this */
 enum { IC_DQ_FAR_ENDS = 3 };                /* far-corner candidates per side, at most */
 static const double IC_DQ_END_LEN = 3.0, IC_DQ_END_FRAC = 0.2; /* a side's ends: its last cells before a corner, at most this share of it */
@@ -816,13 +816,14 @@ static int frame_edge_of(const ic_dq_map *m, ic_point a, ic_point b) {
     return -1;
 }
 
-/* The largest regions of the inside map as candidates (before pass 2, which may mend them). A small card or receipt on a
- * texture (a keyboard, tiles, a grid) is a clear region of the inside map and a clear outline
- * in the boundary map, yet its short sides collect too few Hough votes to rank among the
- * texture's long lines, and pass 2 needs three of its sides among the best candidates. Each
- * side of a region's quad is refitted to the boundary map near it (a side along a frame edge
- * is that edge) and the candidate scored like the others, at no cost (a cost of 0.03 found
- * fewer pages on the design splits; a bonus of 0.03 lost as many as it found). */
+/* The largest regions of the inside map as candidates (before pass 2, which may mend them). A
+ * small card or receipt on a texture (a keyboard, tiles, a grid) is a clear region of the
+ * inside map and a clear outline in the boundary map, yet its short sides collect too few
+ * Hough votes to rank among the texture's long lines, and pass 2 needs three of its sides
+ * among the best candidates. Each side of a region's quad is refitted to the boundary map near
+ * it (a side along a frame edge is that edge) and the candidate scored like the others, at no
+ * cost (on the design splits a cost of 0.03 found half the pages it did; a bonus of 0.03
+ * found 9 and lost 6). */
 static void region_candidates(dq_search *s, uint8_t *scratch) {
     const ic_dq_map *m = s->m;
     ic_point quads[IC_DR_MAX_REGIONS][4];
