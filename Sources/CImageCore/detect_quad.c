@@ -141,30 +141,6 @@ static double strongest_run(const ic_dq_map *m, const ic_dq_line *l, double diag
     return best;
 }
 
-/* Bounded sorted insert into `*n` elements of `size` bytes, sorted descending by the double
- * at byte `key_at` of each, at most `cap`: makes room for an element of key `key` (the
- * earlier of equals first) and returns its slot, or -1 if it does not enter (full, and not
- * above the last). The Hough peaks and the best candidates both keep their best this way. */
-static inline int32_t sorted_slot(void *base, size_t size, size_t key_at, int32_t *n, int32_t cap, double key) {
-    uint8_t *e = base;
-    double last;
-    int32_t at;
-    if (*n < cap) {
-        at = (*n)++;
-    } else {
-        memcpy(&last, e + (size_t)(cap - 1) * size + key_at, sizeof last);
-        if (!(key > last)) return -1; /* (full: only a greater one enters; never read an unset slot) */
-        at = cap - 1;
-    }
-    for (; at > 0; at--) {
-        double prev;
-        memcpy(&prev, e + (size_t)(at - 1) * size + key_at, sizeof prev);
-        if (!(prev < key)) break;
-        memcpy(e + (size_t)at * size, e + (size_t)(at - 1) * size, size);
-    }
-    return at;
-}
-
 /* Hough lines of the map (`diag`: the map's diagonal plus margin; `acc`: nrho offset bins per
  * angle, from -(nrho / 2 - 1) cells, as lay_out sized it); returns the number found
  * (<= IC_DQ_MAX_LINES). The next IC_DQ_MAX_REST maxima that are not near-duplicates of one go
@@ -211,7 +187,7 @@ static int32_t hough(const ic_dq_map *m, double diag, int32_t nrho, float *acc, 
             }
             if (!is_max) continue;
             /* keep the IC_DQ_PEAKS strongest, sorted descending */
-            const int32_t at = sorted_slot(peaks, sizeof *peaks, offsetof(struct peak, v), &np, IC_DQ_PEAKS, v);
+            const int32_t at = ic__dq_sorted_slot(peaks, sizeof *peaks, offsetof(struct peak, v), &np, IC_DQ_PEAKS, v);
             if (at >= 0) peaks[at] = (struct peak){v, t, b};
         }
     }
@@ -490,7 +466,7 @@ static inline double search_bar(const dq_search *s) {
 
 /* Keeps q if it is among the IC_DQ_TOPK best so far (the earlier of equals first). */
 static void keep_top(dq_search *s, const ic_dq_quad *q) {
-    const int32_t at = sorted_slot(s->top, sizeof *s->top, offsetof(ic_dq_quad, score), &s->ntop, IC_DQ_TOPK, q->score);
+    const int32_t at = ic__dq_sorted_slot(s->top, sizeof *s->top, offsetof(ic_dq_quad, score), &s->ntop, IC_DQ_TOPK, q->score);
     if (at >= 0) s->top[at] = *q;
 }
 

@@ -7,6 +7,8 @@
 #include "imagecore/detect.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 enum { IC_DQ_MAX_LINES = 20 }; /* Hough lines kept (the four frame edges come on top; at most 60) */
 enum { IC_DQ_MAX_REST = 40 };  /* the maxima ranked next, tried as one side in a second pass */
@@ -42,6 +44,31 @@ static inline float ic__dq_sample(const ic_dq_map *m, const float *p, double u, 
     if (y1 > m->h - 1) y1 = m->h - 1;
     const float *r0 = p + (size_t)y0 * m->stride, *r1 = p + (size_t)y1 * m->stride;
     return (float)((1 - ay) * ((1 - ax) * r0[x0] + ax * r0[x1]) + ay * ((1 - ax) * r1[x0] + ax * r1[x1]));
+}
+
+/* Bounded sorted insert into `*n` elements of `size` bytes, sorted descending by the double
+ * at byte `key_at` of each, at most `cap`: makes room for an element of key `key` (the
+ * earlier of equals first) and returns its slot, or -1 if it does not enter (full, and not
+ * above the last). The Hough peaks, the best candidates and the inside map's largest regions
+ * keep their best this way. */
+static inline int32_t ic__dq_sorted_slot(void *base, size_t size, size_t key_at, int32_t *n, int32_t cap, double key) {
+    uint8_t *e = base;
+    double last;
+    int32_t at;
+    if (*n < cap) {
+        at = (*n)++;
+    } else {
+        memcpy(&last, e + (size_t)(cap - 1) * size + key_at, sizeof last);
+        if (!(key > last)) return -1; /* (full: only a greater one enters; never read an unset slot) */
+        at = cap - 1;
+    }
+    for (; at > 0; at--) {
+        double prev;
+        memcpy(&prev, e + (size_t)(at - 1) * size + key_at, sizeof prev);
+        if (!(prev < key)) break;
+        memcpy(e + (size_t)at * size, e + (size_t)(at - 1) * size, size);
+    }
+    return at;
 }
 
 /* A line {p : nx * u + ny * v = c}, its Hough votes, its profile (see detect_quad.c) and,

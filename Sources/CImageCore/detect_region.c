@@ -5,6 +5,7 @@
  * also candidates of their own (ic__dq_inside_regions). */
 #include "detect_quad_internal.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -116,7 +117,7 @@ int32_t ic__dq_inside_regions(const ic_dq_map *m, uint8_t *scratch, double min_c
     ic_point *hull = pts + 4 * (size_t)h; /* room for 4 h + 1 */
     memset(seen, 0, cells);
     for (int32_t j = 0; j < h; j++) { lo[j] = w; hi[j] = -1; }
-    double area[IC_DR_MAX_REGIONS];
+    struct region { double cells; ic_point q[4]; } best[IC_DR_MAX_REGIONS];
     int32_t n = 0;
     for (int32_t j0 = 0; j0 < h; j0++) {
         for (int32_t i0 = 0; i0 < w; i0++) {
@@ -159,15 +160,12 @@ int32_t ic__dq_inside_regions(const ic_dq_map *m, uint8_t *scratch, double min_c
             const double qa = largest_quad(hull, nh, q);
             if (!(qa > 0) || qa < min_cells) continue;
             /* keep the `max` largest regions, by cell count */
-            int32_t at = n < max ? n++ : ((double)count > area[n - 1] ? n - 1 : -1);
+            const int32_t at = ic__dq_sorted_slot(best, sizeof *best, offsetof(struct region, cells), &n, max, (double)count);
             if (at < 0) continue;
-            for (; at > 0 && area[at - 1] < (double)count; at--) {
-                area[at] = area[at - 1];
-                memcpy(quads[at], quads[at - 1], sizeof quads[at]);
-            }
-            area[at] = (double)count;
-            memcpy(quads[at], q, sizeof q);
+            best[at].cells = (double)count;
+            memcpy(best[at].q, q, sizeof q);
         }
     }
+    for (int32_t i = 0; i < n; i++) memcpy(quads[i], best[i].q, sizeof best[i].q);
     return n;
 }
