@@ -20,7 +20,8 @@
  *    inside map: its mean inside the quad less its mean just outside the quad's sides (a page
  *    is inside; a text block, a tile or a contour of the scene is not one). A frame edge may
  *    be one side: a page cut by the photo's edge is found with that edge as its side
- *    (`cut_edges`).
+ *    (`cut_edges`). A best quad that clears `min_confidence` then has its sides moved, a few
+ *    cells at most, where that score rises (its score, and so its confidence, kept).
  * 4. **Confidence**: the best quad's score through a logistic calibration fitted on the
  *    validation split (training packages, images the network was not trained on): the
  *    estimated probability that every corner is within 1.5 % of the image diagonal. Below
