@@ -235,6 +235,8 @@ static void detect_enhance(ctx *c) {
             ic_detect_options o;
             memset(&o, 0, sizeof o);
             o.work_size = fuzz_u32(&c->in, 1) ? 0 : fuzz_range(&c->in, 64, 160);
+            /* the default threshold, or none: the best quad is then always reported and polished */
+            o.min_confidence = fuzz_u32(&c->in, 1) ? 0 : -1;
             size_t need = 0;
             if (ic_detect_scratch_size(w, h, &o, &need) == IC_OK) {
                 void *scratch = malloc(need);

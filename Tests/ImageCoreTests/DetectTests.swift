@@ -213,6 +213,28 @@ struct DetectTests {
         }
     }
 
+    /// With no threshold the best quad of any photo is reported, and so polished (the polish
+    /// runs only on a quad that clears the threshold): on the page-less backgrounds of the
+    /// tests' composites its corners stay in the image (a corner may lie up to a map cell
+    /// outside the frame) and its confidence is low (three of the four have no valid quad at
+    /// all: their lines make none).
+    @Test("no threshold: the best quad of a page-less photo is reported, polished, inside the image")
+    func noThreshold() throws {
+        var reported = 0
+        for name in ["background-storm.pgm", "background-ladybird.pgm", "background-wood.pgm", "background-blinds.pgm"] {
+            let image = try Self.load(name)
+            let d = try PageDetector(minimumConfidence: -1).detection(in: image)
+            guard let q = d.quad else { continue }
+            reported += 1
+            let w = Double(image.width), h = Double(image.height), cell = 2 * (max(w, h) / 288).rounded()
+            for c in q.corners {
+                #expect(c.x >= -cell && c.x <= w + cell && c.y >= -cell && c.y <= h + cell, "\(name): \(d)")
+            }
+            #expect(d.confidence < PageDetector.defaultMinimumConfidence, "\(name): \(d)")
+        }
+        #expect(reported >= 1)
+    }
+
     @Test("scratch: too small is refused, contents never matter, options are checked")
     func scratch() throws {
         let bg = try Self.load("background-ladybird.pgm")
