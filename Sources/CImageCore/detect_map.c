@@ -74,24 +74,21 @@ size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width) {
 
 /* ---- the working image --------------------------------------------------------------------- */
 
-typedef void (*accumulate_fn)(const uint8_t *, uint16_t *, size_t);
+typedef void (*column_sums_fn)(const uint8_t *, size_t, int32_t, uint16_t *, size_t);
 
-/* Box sums of rows [r0, r1) of a plane, `n` bytes a row, as 16-bit partial sums of up to 257
- * rows (257 * 255 < 2^16). A box of at most 257 rows (every box of the default working size:
+/* Box sums of rows [r0, r1) of a plane, `n` bytes a row, as 16-bit sums of up to 257 rows
+ * (257 * 255 < 2^16). A box of at most 257 rows (every box of the default working size:
  * k <= 228 for a side <= 65535) stays in `part`: returned, `sums` untouched. A taller one is
  * folded into `sums` (32 bits) and NULL returned. */
 static const uint16_t *box_rows(const ic_plane *pl, int32_t r0, int32_t r1, size_t n, uint32_t *sums, uint16_t *part,
-                                accumulate_fn acc) {
+                                column_sums_fn cols) {
     if (r1 - r0 <= 257) {
-        memset(part, 0, n * sizeof *part);
-        for (int32_t y = r0; y < r1; y++) acc(pl->data + (size_t)y * pl->stride, part, n);
+        cols(pl->data + (size_t)r0 * pl->stride, pl->stride, r1 - r0, part, n);
         return part;
     }
     memset(sums, 0, n * sizeof *sums);
-    for (int32_t y = r0; y < r1;) {
-        int32_t end = r1 - y > 257 ? y + 257 : r1;
-        memset(part, 0, n * sizeof *part);
-        for (; y < end; y++) acc(pl->data + (size_t)y * pl->stride, part, n);
+    for (int32_t y = r0; y < r1; y += 257) {
+        cols(pl->data + (size_t)y * pl->stride, pl->stride, r1 - y > 257 ? 257 : r1 - y, part, n);
         for (size_t i = 0; i < n; i++) sums[i] += part[i];
     }
     return NULL;
@@ -144,7 +141,7 @@ static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
     out[2 * plane] = norm(cr);
 }
 
-static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, accumulate_fn acc) {
+static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, column_sums_fn acc) {
     const int32_t k = g->k, w = g->w, h = g->h;
     const uint32_t n = (uint32_t)k * (uint32_t)k, half = n / 2;
     const divider dn = divider_of(n);
@@ -236,11 +233,11 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     uint8_t *t0 = (uint8_t *)(L.in.data - IC_DM_BORDER * L.in.stride - IC_DM_BORDER);
     memset(t0, 0, L.bytes - (size_t)(t0 - scratch));
     conv_fn fn = ic__dm_conv_row_c;
-    accumulate_fn acc = ic__dm_accumulate_row_c;
+    column_sums_fn acc = ic__dm_column_sums_c;
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
         fn = ic__dm_conv_row_avx2;
-        acc = ic__dm_accumulate_row_avx2;
+        acc = ic__dm_column_sums_avx2;
     }
 #endif
     reduce(image, g, &L, acc);

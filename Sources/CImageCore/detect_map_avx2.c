@@ -141,17 +141,31 @@ void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_
 }
 
 IC_TARGET_AVX2
-void ic__dm_accumulate_row_avx2(const uint8_t *src, uint16_t *sums, size_t n) {
+void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n) {
     size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m256i b = _mm256_loadu_si256((const __m256i *)(src + i));
-        __m256i s0 = _mm256_loadu_si256((const __m256i *)(sums + i));
-        __m256i s1 = _mm256_loadu_si256((const __m256i *)(sums + i + 16));
-        s0 = _mm256_add_epi16(s0, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
-        s1 = _mm256_add_epi16(s1, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
+    /* 64 columns (a cache line of each row) in four accumulators, down all rows */
+    for (; i + 64 <= n; i += 64) {
+        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+        const uint8_t *r = src + i;
+        for (int32_t y = 0; y < rows; y++, r += stride) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)r), b = _mm256_loadu_si256((const __m256i *)(r + 32));
+            s0 = _mm256_add_epi16(s0, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
+            s1 = _mm256_add_epi16(s1, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)));
+            s2 = _mm256_add_epi16(s2, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
+            s3 = _mm256_add_epi16(s3, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
+        }
         _mm256_storeu_si256((__m256i *)(sums + i), s0);
         _mm256_storeu_si256((__m256i *)(sums + i + 16), s1);
+        _mm256_storeu_si256((__m256i *)(sums + i + 32), s2);
+        _mm256_storeu_si256((__m256i *)(sums + i + 48), s3);
     }
-    for (; i < n; i++) sums[i] = (uint16_t)(sums[i] + src[i]);
+    for (; i + 16 <= n; i += 16) {
+        __m256i s0 = _mm256_setzero_si256();
+        const uint8_t *r = src + i;
+        for (int32_t y = 0; y < rows; y++, r += stride)
+            s0 = _mm256_add_epi16(s0, _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)r)));
+        _mm256_storeu_si256((__m256i *)(sums + i), s0);
+    }
+    if (i < n) ic__dm_column_sums_c(src + i, stride, rows, sums + i, n - i);
 }
 #endif

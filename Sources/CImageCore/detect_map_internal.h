@@ -53,11 +53,13 @@ IC_INTERNAL void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *i
                                       int32_t y, int relu);
 #endif
 
-/* Reduction row kernel: adds `n` bytes of a source row into 16-bit column sums (the driver
- * folds them into 32 bits at least every 257 rows). */
-IC_INTERNAL void ic__dm_accumulate_row_c(const uint8_t *src, uint16_t *sums, size_t n);
+/* Reduction kernel: the 16-bit column sums of `rows` (1 to 257: 257 * 255 < 2^16) source
+ * rows `stride` bytes apart, `n` bytes each, into sums[0 ..< n] (written, not added to; the
+ * driver folds taller boxes into 32 bits every 257 rows). Column by column, all rows at once:
+ * each sum is stored once, not loaded and stored once per row. */
+IC_INTERNAL void ic__dm_column_sums_c(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n);
 #if IC_X86
-IC_INTERNAL void ic__dm_accumulate_row_avx2(const uint8_t *src, uint16_t *sums, size_t n);
+IC_INTERNAL void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n);
 #endif
 
 /* Working geometry: box k, working w x h, map mw x mh (see scripts/detector/workgeom.py). */

@@ -26,6 +26,10 @@ void ic__dm_conv_row_c(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_
     }
 }
 
-void ic__dm_accumulate_row_c(const uint8_t *src, uint16_t *sums, size_t n) {
-    for (size_t i = 0; i < n; i++) sums[i] = (uint16_t)(sums[i] + src[i]);
+void ic__dm_column_sums_c(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n) {
+    for (size_t i = 0; i < n; i++) sums[i] = src[i];
+    for (int32_t y = 1; y < rows; y++) {
+        const uint8_t *r = src + (size_t)y * stride;
+        for (size_t i = 0; i < n; i++) sums[i] = (uint16_t)(sums[i] + r[i]);
+    }
 }

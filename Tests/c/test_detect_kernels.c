@@ -1,4 +1,5 @@
-/* The boundary map's convolution row kernels on layer shapes the network does not have
+/* The boundary map's convolution row kernels on layer shapes the network does not have, and
+ * the reduction's column sums at every width class and box height
  * (linked statically: the kernels are internal). The Swift tests compare the scalar and AVX2
  * kernels on the network's own layers, which the AVX2 file specialises (3x3 stride 1 and 2,
  * 1x1 stride 1, channel counts multiples of 4); this test reaches the rest: the generic
@@ -105,7 +106,41 @@ static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d
     free(in.mem); free(ref.mem); free(vec.mem); free(w); free(b);
 }
 
+/* The reduction's column sums (ic__dm_column_sums_*) of `rows` rows of `n` bytes, `fill`
+ * 0: random bytes, 1: all 255 (257 rows of 255 sum to 65535, the 16-bit limit): both kernels
+ * equal to 32-bit sums, and neither writes past sums[n - 1]. */
+static void one_box(int32_t rows, size_t n, int fill) {
+    const size_t stride = n + 7;
+    uint8_t *src = malloc((size_t)rows * stride);
+    uint16_t *ref = malloc((n + 1) * sizeof *ref), *vec = malloc((n + 1) * sizeof *vec);
+    for (size_t i = 0; i < (size_t)rows * stride; i++) src[i] = fill ? 255 : (uint8_t)((rnd() + 1) * 128);
+    ref[n] = vec[n] = 0xBEEF;
+    snprintf(g_ctx, sizeof g_ctx, "column sums: %d rows of %zu bytes, %s", (int)rows, n, fill ? "255" : "random");
+    ic__dm_column_sums_c(src, stride, rows, ref, n);
+    int ok = ref[n] == 0xBEEF, same = 1;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = 0;
+        for (int32_t y = 0; y < rows; y++) t += src[(size_t)y * stride + i];
+        ok &= ref[i] == t;
+    }
+    CHECK(ok);
+#if IC_X86
+    if (ic_cpu_features_detected() & IC_CPU_AVX2) {
+        ic__dm_column_sums_avx2(src, stride, rows, vec, n);
+        same = vec[n] == 0xBEEF && memcmp(ref, vec, n * sizeof *ref) == 0;
+    }
+#endif
+    CHECK(same);
+    free(src); free(ref); free(vec);
+}
+
 int main(void) {
+    /* the 64-column blocks, the 16-column ones and the tail, one row to the 16-bit limit */
+    static const int32_t box_rows[] = {1, 2, 14, 257};
+    static const size_t box_widths[] = {1, 15, 16, 17, 63, 64, 65, 95, 200};
+    for (size_t i = 0; i < sizeof box_rows / sizeof box_rows[0]; i++)
+        for (size_t j = 0; j < sizeof box_widths / sizeof box_widths[0]; j++)
+            for (int fill = 0; fill < 2; fill++) one_box(box_rows[i], box_widths[j], fill);
     /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
      * counts that also take the path past the last multiple of 4, at widths below 8 (the
      * element-by-element columns), between 8 and 16 and past 16 (the 16- and 8-column blocks,
