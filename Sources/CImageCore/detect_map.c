@@ -141,7 +141,7 @@ static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
     out[2 * plane] = norm(cr);
 }
 
-static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, column_sums_fn acc) {
+static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, column_sums_fn cols) {
     const int32_t k = g->k, w = g->w, h = g->h;
     const uint32_t n = (uint32_t)k * (uint32_t)k, half = n / 2;
     const divider dn = divider_of(n);
@@ -150,7 +150,7 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
     if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
         const int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
         for (int32_t j = 0; j < h; j++) {
-            const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, acc);
+            const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols);
             float *o = t->data + (ptrdiff_t)j * t->stride;
             for (int32_t i = 0; i < w; i++) {
                 const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
@@ -174,7 +174,7 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
     const int32_t cw = (src->width + 1) / 2, chh = (src->height + 1) / 2;
     uint32_t *cs = s + (size_t)w * k; /* chroma sums after the luma sums */
     for (int32_t j = 0; j < h; j++) {
-        const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, acc);
+        const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, cols);
         int32_t c0 = j * k / 2, c1 = (j * k + k) / 2;
         if (c1 <= c0) c1 = c0 + 1;
         if (c1 > chh) c1 = chh;
@@ -185,7 +185,7 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
             o[i] = norm(divide(sum[0] + half, dn));
         }
         for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
-            const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, acc);
+            const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, cols);
             for (int32_t i = 0; i < w; i++) {
                 int32_t x0 = i * k / 2, x1 = (i * k + k) / 2;
                 if (x1 <= x0) x1 = x0 + 1;
@@ -233,14 +233,14 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     uint8_t *t0 = (uint8_t *)(L.in.data - IC_DM_BORDER * L.in.stride - IC_DM_BORDER);
     memset(t0, 0, L.bytes - (size_t)(t0 - scratch));
     conv_fn fn = ic__dm_conv_row_c;
-    column_sums_fn acc = ic__dm_column_sums_c;
+    column_sums_fn cols = ic__dm_column_sums_c;
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
         fn = ic__dm_conv_row_avx2;
-        acc = ic__dm_column_sums_avx2;
+        cols = ic__dm_column_sums_avx2;
     }
 #endif
-    reduce(image, g, &L, acc);
+    reduce(image, g, &L, cols);
     conv(fn, 0, &L.in, &L.a, 1);
     conv(fn, 1, &L.a, &L.s1, 1);
     conv(fn, 2, &L.s1, &L.qa, 1);

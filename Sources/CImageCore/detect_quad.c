@@ -697,14 +697,28 @@ static int32_t free_slot(const dq_search *s) {
     }
 }
 
-/* Pass 2's candidate a, c, b, k: the fourth side (pool line k) profiled over its stretch from p
- * to q and the run-on beyond, scored, kept if among the best after its cost. */
-static void try_fourth_side(dq_search *s, int32_t a, int32_t c, int32_t b, int32_t k, ic_point p, ic_point q) {
+/* The line through p and q (len: their distance, > 0), not a frame edge, not profiled. */
+static ic_dq_line line_through(ic_point p, ic_point q, double len) {
+    ic_dq_line l = {(p.y - q.y) / len, (q.x - p.x) / len, 0, 0, 0, NULL, 0, 0};
+    l.c = l.nx * p.x + l.ny * p.y;
+    return l;
+}
+
+/* Profiles pool line k over its stretch from p to q and the run-on beyond (all a side's terms
+ * read); 0 if the stretch is too short for a side or the profile too long for its room. */
+static int profile_stretch(dq_search *s, int32_t k, ic_point p, ic_point q) {
     ic_dq_line *l = &s->L[k];
     const double reach = IC_DQ_RUN_SKIP + IC_DQ_RUN_LEN + 1, t1 = along(l, p), t2 = along(l, q);
     const int32_t nt = (int32_t)((fabs(t2 - t1) + 2 * reach) / IC_DQ_STEP) + 2;
-    if (fabs(t2 - t1) < 2.0 || nt > s->nt) return;
+    if (fabs(t2 - t1) < 2.0 || nt > s->nt) return 0;
     profile(s->m, l, s->profs + (size_t)k * s->nt, nt, fmin(t1, t2) - reach);
+    return 1;
+}
+
+/* Pass 2's candidate a, c, b, k: the fourth side (pool line k) profiled over its stretch from p
+ * to q and the run-on beyond, scored, kept if among the best after its cost. */
+static void try_fourth_side(dq_search *s, int32_t a, int32_t c, int32_t b, int32_t k, ic_point p, ic_point q) {
+    if (!profile_stretch(s, k, p, q)) return;
     const int32_t sides[4] = {a, c, b, k};
     ic_dq_quad r;
     if (!score_quad(s->m, s->L, sides, s->min_area, &r)) return;
@@ -767,13 +781,8 @@ static void replace_side(dq_search *s, const ic_dq_quad *q, int i) {
             const double len = hypot(qb.x - qa.x, qb.y - qa.y);
             if (len < 2.0 || len < IC_DQ_REST_MIN_RATIO * clen) continue;
             const int32_t k = free_slot(s);
-            ic_dq_line *l = &L[k];
-            l->nx = (qa.y - qb.y) / len;
-            l->ny = (qb.x - qa.x) / len;
-            l->c = l->nx * qa.x + l->ny * qa.y;
-            l->votes = 0;
-            l->frame = 0;
-            if (facing(l, &L[c])) try_fourth_side(s, a, c, b, k, qa, qb);
+            L[k] = line_through(qa, qb, len);
+            if (facing(&L[k], &L[c])) try_fourth_side(s, a, c, b, k, qa, qb);
         }
     }
 }
@@ -820,8 +829,7 @@ static void region_candidates(dq_search *s, uint8_t *scratch) {
             if (!(ok = len >= 2.0)) break;
             const int32_t k = IC_DQ_REGION_LINES + 4 * r + i;
             ic_dq_line *l = &s->L[k];
-            *l = (ic_dq_line){(a.y - b.y) / len, (b.x - a.x) / len, 0, 0, 0, NULL, 0, 0};
-            l->c = l->nx * a.x + l->ny * a.y;
+            *l = line_through(a, b, len);
             refit(m, l);
             refit(m, l); /* the region's edge may lie a cell from the ridge: a second step reaches it */
             profile(m, l, s->profs + (size_t)k * s->nt, s->nt, -s->diag);
@@ -850,18 +858,12 @@ static double polish_score(const dq_search *s, const int32_t sides[4], ic_dq_qua
     return q->score + IC_DQ_INSIDE_W * ic__dq_inside_contrast(s->m, q->corner, frame_sides);
 }
 
-/* Line k through p and q, profiled over its stretch and the run-on beyond; 0 if too short. */
+/* Pool line k through p and q, profiled over its stretch; 0 if too short. */
 static int polish_line(dq_search *s, int32_t k, ic_point p, ic_point q) {
-    ic_dq_line *l = &s->L[k];
     const double len = hypot(q.x - p.x, q.y - p.y);
     if (len < 2.0) return 0;
-    *l = (ic_dq_line){(p.y - q.y) / len, (q.x - p.x) / len, 0, 0, 0, NULL, 0, 0};
-    l->c = l->nx * p.x + l->ny * p.y;
-    const double reach = IC_DQ_RUN_SKIP + IC_DQ_RUN_LEN + 1, t1 = along(l, p), t2 = along(l, q);
-    const int32_t nt = (int32_t)((fabs(t2 - t1) + 2 * reach) / IC_DQ_STEP) + 2;
-    if (nt > s->nt) return 0;
-    profile(s->m, l, s->profs + (size_t)k * s->nt, nt, fmin(t1, t2) - reach);
-    return 1;
+    s->L[k] = line_through(p, q, len);
+    return profile_stretch(s, k, p, q);
 }
 
 /* Side i of q (from corner i - 1 to corner i) with its ends moved across it by move `mv` (0
