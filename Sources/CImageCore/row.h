@@ -43,8 +43,9 @@ IC_INTERNAL ic_row_split_uv_fn ic__row_pick_split_uv(uint32_t features);
  * The one luma of the library: BT.601 full range, Y = (9798 R + 19235 G + 3735 B + 2^14)
  * >> 15. The Q15 weights are those ic_rgb_to_yuv derives for BT.601 full range (0.299,
  * 0.587, 0.114 rounded so that they sum to 2^15: gray stays gray), so GRAY8 from
- * ic_convert_channels, the JPEG decoder's CMYK-to-gray, enhancement, page detection and the
- * Y plane of ic_rgb_to_yuv agree byte for byte. The YUV kernels evaluate the same
+ * ic_convert_channels, the JPEG decoder's CMYK-to-gray, enhancement and the Y plane of
+ * ic_rgb_to_yuv agree byte for byte (page detection's working image keeps the JPEG integer
+ * weights its network was trained with: detect_map.c, workgeom.py). The YUV kernels evaluate the same
  * expression inside their fused two-row pass (yuv_internal.h), with the matrix's
  * coefficients, rather than calling this row: a second pass over the source would cost a
  * read of every RGB byte. Before its rounding the value is within 0.01 of the float64
