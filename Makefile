@@ -127,8 +127,12 @@ DETECTOR_ARGS_proxyhard = proxy --start 800000 --count 150 --empty 60 --long-sid
 DETECTOR_ARGS_proxyfont = proxyfont --start 800000 --count 164 --empty 60 --long-side 1600
 DETECTOR_ARGS_proxybig = proxy --start 801000 --count 600 --empty 150 --long-side 1600
 DETECTOR_ARGS_heldout = heldout --count 400 --empty 100 --long-side 1600
+# one generator per split at a time (flock): two makes that both need a split (say
+# `make recalibrate-detector` while `make detector-data` runs) wrote the same temporary files
+# and one failed; the second now waits, then finds the images done
 $(DETECTOR_DIR)/data/%/labels.jsonl: .venv-detector/.done scripts/detector/generate.py scripts/detector/workgeom.py
-	nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py $(firstword $(DETECTOR_ARGS_$*)) $(DETECTOR_DIR)/data/$* $(wordlist 2,99,$(DETECTOR_ARGS_$*)) --jobs $(DETECTOR_JOBS)
+	mkdir -p $(DETECTOR_DIR)/data
+	flock $(DETECTOR_DIR)/data/.$*.lock nice -n 10 $(DETECTOR_PY) scripts/detector/generate.py $(firstword $(DETECTOR_ARGS_$*)) $(DETECTOR_DIR)/data/$* $(wordlist 2,99,$(DETECTOR_ARGS_$*)) --jobs $(DETECTOR_JOBS)
 
 DETECTOR_VAL = --val $(DETECTOR_DIR)/data/val --val $(DETECTOR_DIR)/data/valhard
 # one deadline for all four stages (train.py --until): the training ends within this many minutes
