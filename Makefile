@@ -4,7 +4,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 
 .PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean \
-	detector-venv detector-data train-detector recalibrate-detector detector-fixtures
+	detector-venv detector-data train-detector recalibrate-detector detector-scores detector-fixtures
 
 all: build
 
@@ -170,6 +170,20 @@ recalibrate-detector: detector-data
 	IC_DETECT_DATA=$(DETECTOR_DIR)/data/heldout IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0
 	$(DETECTOR_PY) scripts/detector/export.py --keep-weights --calibration $(DETECTOR_DIR)/calibration.json \
 		--figures $(DETECTOR_DIR)/heldout.json
+
+## make detector-scores DETECTOR_SCORES=DIR: the current build's scores (no threshold) on the
+## eight design splits into DIR; scripts/detector/compare.py DIR [BASE_DIR] gives their figures
+## at the threshold fitted as recalibrate-detector fits it, and the pages right in one of two
+## detectors only (design decisions; never the held-out split).
+DETECTOR_DESIGN_SPLITS = val valhard val360 valhard360 proxy proxyhard proxyfont proxybig
+detector-scores: $(foreach s,$(DETECTOR_DESIGN_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
+	@test -n "$(DETECTOR_SCORES)" || { echo "detector-scores: set DETECTOR_SCORES=DIR"; exit 2; }
+	mkdir -p $(DETECTOR_SCORES)
+	$(SWIFT) build -c release --product bench
+	for s in $(DETECTOR_DESIGN_SPLITS); do \
+		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(DETECTOR_SCORES)/$$s-scores.txt \
+			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(DETECTOR_SCORES)/$$s.log || exit 1; done
+	$(DETECTOR_PY) scripts/detector/compare.py $(DETECTOR_SCORES)
 
 ## make detector-fixtures: the tests' small held-out subset (Tests/ImageCoreTests/Fixtures/detect-heldout).
 detector-fixtures: .venv-detector/.done
