@@ -152,15 +152,19 @@ train-detector: detector-data
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(MAKE) recalibrate-detector
 
+# the current build's scores on splits $(1) (no threshold: IC_DETECT_SCORES) into $(2)/SPLIT-scores.txt,
+# its report into $(2)/SPLIT.log
+detect_scores = for s in $(1); do \
+		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(2)/$$s-scores.txt \
+			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(2)/$$s.log || exit 1; done
+
 ## make recalibrate-detector: the calibration half of train-detector, the weights kept (after a
 ## change to the quad search, whose score the confidence maps): the scores of the validation
 ## split, the fit and the threshold (calibrate.py), then the held-out figures, both written into
 ## detect_model.c (export.py --keep-weights).
 recalibrate-detector: detector-data
 	$(SWIFT) build -c release --product bench
-	for s in val valhard val360 valhard360; do \
-		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(DETECTOR_DIR)/$$s-scores.txt \
-			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 || exit 1; done
+	$(call detect_scores,val valhard val360 valhard360,$(DETECTOR_DIR))
 	cat $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/val360-scores.txt > $(DETECTOR_DIR)/calibration-scores.txt
 	cat $(DETECTOR_DIR)/valhard-scores.txt $(DETECTOR_DIR)/valhard360-scores.txt > $(DETECTOR_DIR)/threshold-scores.txt
 	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/calibration-scores.txt $(DETECTOR_DIR)/calibration.json --split val \
@@ -180,9 +184,7 @@ detector-scores: $(foreach s,$(DETECTOR_DESIGN_SPLITS),$(DETECTOR_DIR)/data/$(s)
 	@test -n "$(DETECTOR_SCORES)" || { echo "detector-scores: set DETECTOR_SCORES=DIR"; exit 2; }
 	mkdir -p $(DETECTOR_SCORES)
 	$(SWIFT) build -c release --product bench
-	for s in $(DETECTOR_DESIGN_SPLITS); do \
-		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(DETECTOR_SCORES)/$$s-scores.txt \
-			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(DETECTOR_SCORES)/$$s.log || exit 1; done
+	$(call detect_scores,$(DETECTOR_DESIGN_SPLITS),$(DETECTOR_SCORES))
 	$(DETECTOR_PY) scripts/detector/compare.py $(DETECTOR_SCORES)
 
 ## make detector-fixtures: the tests' small held-out subset (Tests/ImageCoreTests/Fixtures/detect-heldout).

@@ -849,13 +849,23 @@ enum { IC_DQ_POLISH_ROUNDS = 3 }; /* moves at most (the best move of each round)
 /* how far a side's end moves across it (cells); both ends, or one (the side turns about the other) */
 static const double IC_DQ_POLISH_MOVES[] = {0.5, -0.5, 1, -1, 2, -2, 3, -3};
 
+/* The inside map's term of candidate q's score (step 7): IC_DQ_INSIDE_W times its contrast. */
+static double inside_term(const dq_search *s, const ic_dq_quad *q) {
+    int32_t frame_sides = 0;
+    for (int e = 0; e < 4; e++) frame_sides |= (s->L[q->side[e]].frame != 0) << e;
+    return IC_DQ_INSIDE_W * ic__dq_inside_contrast(s->m, q->corner, frame_sides);
+}
+
 /* The score of sides s (the search's, before any cost, plus the inside map's term); -HUGE_VAL
  * if they make no valid page shape. */
 static double polish_score(const dq_search *s, const int32_t sides[4], ic_dq_quad *q) {
     if (!score_quad(s->m, s->L, sides, s->min_area, q)) return -HUGE_VAL;
-    int32_t frame_sides = 0;
-    for (int e = 0; e < 4; e++) frame_sides |= (s->L[sides[e]].frame != 0) << e;
-    return q->score + IC_DQ_INSIDE_W * ic__dq_inside_contrast(s->m, q->corner, frame_sides);
+    return q->score + inside_term(s, q);
+}
+
+/* The pool slot of side i that it does not hold (two a side: the kept one and a trial). */
+static inline int32_t polish_slot(const int32_t sides[4], int i) {
+    return IC_DQ_POLISH_LINES + 2 * i + (sides[i] == IC_DQ_POLISH_LINES + 2 * i);
 }
 
 /* Pool line k through p and q, profiled over its stretch; 0 if too short. */
@@ -896,8 +906,7 @@ static void polish(dq_search *s, ic_dq_quad *best) {
         int bi = -1, bmv = 0, bd = 0;
         for (int i = 0; i < 4; i++) {
             if (s->L[sides[i]].frame) continue;
-            /* the slot side i does not hold */
-            const int32_t k = IC_DQ_POLISH_LINES + 2 * i + (sides[i] == IC_DQ_POLISH_LINES + 2 * i);
+            const int32_t k = polish_slot(sides, i);
             for (int mv = 0; mv < 3; mv++) {
                 for (int di = 0; di < (int)(sizeof IC_DQ_POLISH_MOVES / sizeof *IC_DQ_POLISH_MOVES); di++) {
                     if (!polish_move(s, &q, i, mv, IC_DQ_POLISH_MOVES[di], k)) continue;
@@ -911,7 +920,7 @@ static void polish(dq_search *s, ic_dq_quad *best) {
             }
         }
         if (bi < 0) break;
-        const int32_t k = IC_DQ_POLISH_LINES + 2 * bi + (sides[bi] == IC_DQ_POLISH_LINES + 2 * bi);
+        const int32_t k = polish_slot(sides, bi);
         polish_move(s, &q, bi, bmv, IC_DQ_POLISH_MOVES[bd], k);
         sides[bi] = k;
         score = polish_score(s, sides, &q);
@@ -962,11 +971,7 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, double 
     /* the best few scored again with the inside map */
     for (int32_t i = 0; i < s.ntop; i++) {
         ic_dq_quad *q = &s.top[i];
-        int32_t frame_sides = 0;
-        for (int e = 0; e < 4; e++) {
-            if (L[q->side[e]].frame) frame_sides |= 1 << e;
-        }
-        q->score += IC_DQ_INSIDE_W * ic__dq_inside_contrast(m, q->corner, frame_sides);
+        q->score += inside_term(&s, q);
         if (i == 0 || q->score > best->score) *best = *q;
     }
     if (s.ntop > 0 && best->score >= polish_from) polish(&s, best);
