@@ -165,10 +165,7 @@ detect_scores = for s in $(1); do \
 recalibrate-detector: detector-data
 	$(SWIFT) build -c release --product bench
 	$(call detect_scores,val valhard val360 valhard360,$(DETECTOR_DIR))
-	cat $(DETECTOR_DIR)/val-scores.txt $(DETECTOR_DIR)/val360-scores.txt > $(DETECTOR_DIR)/calibration-scores.txt
-	cat $(DETECTOR_DIR)/valhard-scores.txt $(DETECTOR_DIR)/valhard360-scores.txt > $(DETECTOR_DIR)/threshold-scores.txt
-	$(DETECTOR_PY) scripts/detector/calibrate.py $(DETECTOR_DIR)/calibration-scores.txt $(DETECTOR_DIR)/calibration.json --split val \
-		--negatives 120 --threshold-scores $(DETECTOR_DIR)/threshold-scores.txt --threshold-negatives 120
+	$(DETECTOR_PY) scripts/detector/calibrate.py --scores-dir $(DETECTOR_DIR) $(DETECTOR_DIR)/calibration.json
 	$(DETECTOR_PY) scripts/detector/export.py --keep-weights --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench
 	IC_DETECT_DATA=$(DETECTOR_DIR)/data/heldout IC_DETECT_JSON=$(DETECTOR_DIR)/heldout.json nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0

@@ -62,7 +62,8 @@ static double cross3(ic_point o, ic_point a, ic_point b) { return (a.x - o.x) * 
 /* Convex hull of pts[0 ..< n] (sorted by u, then v, in place) into hull (room for n + 1), its
  * vertices in order around it (Andrew's monotone chain); its vertex count. */
 static int32_t hull_of(ic_point *pts, int32_t n, ic_point *hull) {
-    for (int32_t a = 1; a < n; a++) { /* insertion sort: at most 4 points a map row */
+    /* insertion sort, O(n^2) over the whole outline: at most 4 points a map row (432 at 12 MP) */
+    for (int32_t a = 1; a < n; a++) {
         ic_point p = pts[a];
         int32_t b = a;
         for (; b > 0 && (pts[b - 1].x > p.x || (pts[b - 1].x == p.x && pts[b - 1].y > p.y)); b--) pts[b] = pts[b - 1];

@@ -4,7 +4,7 @@ import ImageCore
 enum Detect {
     static let spec = CommandSpec(
         name: "detect", abstract: "Find the page in a photo and print its corners.",
-        discussion: "Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"width\", \"height\", ...} per file.",
+        discussion: "Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure), then the confidence and, for a page cut by the photo's edge, the edges that are its sides ('cut by the frame: top'). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"cut_edges\", \"width\", \"height\", ...} per file.",
         positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNG, PNM, or raw .yuv with --size and --layout.", many: true)],
         options: CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
@@ -14,17 +14,25 @@ enum Detect {
             var r = FileResult()
             let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false, result: &r)
             r.width = image.width; r.height = image.height
-            switch try PageDetector().detect(in: image) {
-            case let .found(q, confidence):
+            let d = try PageDetector().detection(in: image)
+            if let q = d.quad {
                 r.fields += [("found", "true"), ("corners", JSON.array(q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
-                             ("confidence", fmt(confidence))]
-                r.text = q.corners.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " ") + "\nconfidence: \(fmt(confidence))"
-            case .notFound:
+                             ("confidence", fmt(d.confidence)), ("cut_edges", JSON.array(d.cutEdges.names.map(JSON.quote)))]
+                r.text = q.corners.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " ") + "\nconfidence: \(fmt(d.confidence))"
+                    + (d.cutEdges.isEmpty ? "" : "\ncut by the frame: " + d.cutEdges.names.joined(separator: ", "))
+            } else {
                 r.fields.append(("found", "false"))
                 r.text = "not found"
             }
             return r
         }
+    }
+}
+
+extension PageDetector.FrameEdges {
+    /// "top", "right", "bottom", "left": the edges in the set, in that order.
+    var names: [String] {
+        [(Self.top, "top"), (.right, "right"), (.bottom, "bottom"), (.left, "left")].filter { contains($0.0) }.map { $0.1 }
     }
 }
 

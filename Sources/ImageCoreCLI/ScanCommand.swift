@@ -40,8 +40,9 @@ enum ScanCommand {
             r.width = s.width; r.height = s.height; r.scale = s.plan.scale
             r.fields += [("corners", JSON.array(s.corners.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
                          ("detected", "\(s.detected)"), ("crop", "[\(c.x), \(c.y), \(c.width), \(c.height)]"),
-                         ("peak_pixel_bytes", "\(s.peakPixelBytes)")]
-            r.text = "\(out): \(s.width)x\(s.height) \(mode.rawValue); corners \(s.corners)\(s.detected ? " (detected)" : ""); "
+                         ("peak_pixel_bytes", "\(s.peakPixelBytes)"), ("cut_edges", JSON.array(s.cutEdges.names.map(JSON.quote)))]
+            let cut = s.cutEdges.isEmpty ? "" : ", cut by the frame: \(s.cutEdges.names.joined(separator: ", ")), the visible part only"
+            r.text = "\(out): \(s.width)x\(s.height) \(mode.rawValue); corners \(s.corners)\(s.detected ? " (detected\(cut))" : ""); "
                 + "decoded \(c.width)x\(c.height)+\(c.x)+\(c.y) at \(s.plan.scale)/8; orientation \(s.orientation); peak pixel bytes \(s.peakPixelBytes)"
             return r
         }

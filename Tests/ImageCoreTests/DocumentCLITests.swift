@@ -42,6 +42,7 @@ struct DocumentCLITests {
         let json = try CLITests.run(["detect", c.pgm, "--json"])
         let obj = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
         #expect(obj["found"] as? Bool == true && (obj["corners"] as? [[Double]])?.count == 4 && obj["width"] as? Int == c.width)
+        #expect(obj["cut_edges"] as? [String] == [], "\(json.stdout)")
         let raw = try CLITests.run(["detect", c.yuv, "--size", "\(c.width)x\(c.height)", "--layout", "nv12"])
         #expect(raw.status == 0 && raw.stdout == text.stdout, "\(raw.stderr)")
         var flat = try PixelBuffer(width: 64, height: 48, format: .gray8)
@@ -50,6 +51,28 @@ struct DocumentCLITests {
         try PNM.write(flat, path: flatPath)
         let none = try CLITests.run(["detect", flatPath, "--json"])
         #expect(none.status == 0 && none.stdout.contains("\"found\": false"))
+    }
+
+    /// The proxy-split card cut by the photo's top edge (DetectTests.cutCardFromInsideRegion):
+    /// detect names the edge in its text and JSON, and scan says its page is the visible part.
+    @Test("a page cut by the frame: detect and scan name the edge")
+    func cutPageNamed() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photo = DetectTests.fixtures.appendingPathComponent("detect-proxy-cut-card.jpg").path
+        let text = try CLITests.run(["detect", photo])
+        #expect(text.status == 0 && text.stdout.hasSuffix("cut by the frame: top\n"), "\(text.stdout) \(text.stderr)")
+        let json = try CLITests.run(["detect", photo, "--json"])
+        let obj = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect(obj["found"] as? Bool == true && obj["cut_edges"] as? [String] == ["top"], "\(json.stdout)")
+        let out = dir.appendingPathComponent("page.jpg").path
+        let scan = try CLITests.run(["scan", photo, out, "--json"])
+        let sobj = try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as! [String: Any]
+        #expect(scan.status == 0 && sobj["detected"] as? Bool == true && sobj["cut_edges"] as? [String] == ["top"], "\(scan.stdout) \(scan.stderr)")
+        let plain = try CLITests.run(["scan", photo, out])
+        #expect(plain.status == 0 && plain.stdout.contains("(detected, cut by the frame: top, the visible part only)"), "\(plain.stdout)")
+        let given = try CLITests.run(["scan", photo, out, "--corners", "160,22,188,0,401,0,245,127", "--json"])
+        #expect(given.status == 0 && given.stdout.contains("\"cut_edges\": []"), "\(given.stdout) \(given.stderr)")
     }
 
     @Test("rectify writes the requested size and orientation; enhance writes the mode")

@@ -135,12 +135,27 @@ struct PipelineScannerTests {
         let jpeg = try JPEG.encode(photo, options: .init(quality: 92))
         let r = try Scanner.scan(jpeg, options: .init(size: .pixels(width: ScanComposite.pageWidth, height: ScanComposite.pageHeight),
                                                       mode: .gray, enhance: false, quality: 95))
-        #expect(r.detected)
+        #expect(r.detected && r.cutEdges.isEmpty)
         let err = DocumentComposite.cornerError(r.corners, ScanComposite.quad)
         #expect(err < 16, "corner error \(err) px: \(r.corners)")
         let out = try JPEG.decode(r.encoded, format: .gray8)
         let p = JPEGFixtures.psnr(JPEGFixtures.packed(out, plane: 0), JPEGFixtures.packed(try ScanComposite.page(), plane: 0))
         #expect(p > 24, "PSNR \(p) dB with the detected corners \(r.corners)")
+    }
+
+    /// The proxy-split card cut by the photo's top edge (DetectTests.cutCardFromInsideRegion):
+    /// the scan says so, from the JPEG path (detection on the small decode) and from a PNG
+    /// (decoded whole); with the corners given it says nothing.
+    @Test("automatic mode on a page cut by the frame: the cut edge reported")
+    func cutEdgeReported() throws {
+        let jpeg = try [UInt8](Data(contentsOf: DetectTests.fixtures.appendingPathComponent("detect-proxy-cut-card.jpg")))
+        let r = try Scanner.scan(jpeg)
+        #expect(r.detected && r.cutEdges == .top, "\(r.corners) \(r.cutEdges)")
+        let png = try PNG.encode(try JPEG.decode(jpeg, format: .rgb8))
+        let p = try Scanner.scan(png)
+        #expect(p.detected && p.cutEdges == .top, "\(p.corners) \(p.cutEdges)")
+        let given = try Scanner.scan(jpeg, options: .init(corners: r.corners))
+        #expect(!given.detected && given.cutEdges.isEmpty)
     }
 
     @Test("bad input and bad corners throw ImageError")

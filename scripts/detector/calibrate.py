@@ -2,9 +2,12 @@
 """Fits the detector's confidence on the validation split (never the held-out one).
 
     calibrate.py SCORES.txt OUT.json [--split NAME] [--negatives N] [--threshold-scores MORE.txt --threshold-negatives M]
+    calibrate.py --scores-dir DIR OUT.json
 
-`make train-detector` passes the validation split's photos of 1600 and 360 px (val + val360)
-as SCORES.txt and the hard ones (valhard + valhard360) as MORE.txt, so that the confidence and
+--scores-dir is the detector's recipe, the one place it is written (`make
+recalibrate-detector` and compare.py use it): the validation split's photos of 1600 and 360
+px (DIR/val-scores.txt + DIR/val360-scores.txt, 120 page-less photos) as SCORES.txt and the
+hard ones (valhard + valhard360, 120 page-less photos) as MORE.txt, so that the confidence and
 the threshold hold for small photos too (at 360 px the working image is 180 px whatever the
 working size, and page-less scenes give page-like quads more often there).
 
@@ -32,9 +35,27 @@ def arg(name, default=None):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
+def load(paths):
+    """The rows (score, correct, page) of one or more scores files, concatenated."""
+    return np.concatenate([np.loadtxt(p, ndmin=2, usecols=(0, 1, 2)).reshape(-1, 3) for p in paths])
+
+
+# The recipe (--scores-dir): (fit's splits, their page-less photos), (threshold's extra splits, theirs).
+RECIPE = ((["val", "val360"], 120), (["valhard", "valhard360"], 120))
+
+
 def main():
-    split = arg("--split", "val")
-    rows = np.loadtxt(sys.argv[1], ndmin=2, usecols=(0, 1, 2))
+    d = arg("--scores-dir")
+    if d:
+        (fit, nfit), (more, nmore) = RECIPE
+        fit_paths, neg = ["%s/%s-scores.txt" % (d, n) for n in fit], nfit
+        thr_paths, thr_neg = ["%s/%s-scores.txt" % (d, n) for n in more], nmore
+        out_path, split = sys.argv[sys.argv.index("--scores-dir") + 2], "val"
+    else:
+        fit_paths, neg, out_path, split = [sys.argv[1]], int(arg("--negatives", 0)), sys.argv[2], arg("--split", "val")
+        thr_paths = [arg("--threshold-scores")] if arg("--threshold-scores") else []
+        thr_neg = int(arg("--threshold-negatives", 0))
+    rows = load(fit_paths)
     s, y = rows[:, 0], rows[:, 1]
     # Newton's method on the standardised score from (0, 0), where it converges (from a
     # start far from the optimum its steps can diverge), then back to the raw score
@@ -60,12 +81,10 @@ def main():
         if m.any():
             bins.append({"from": round(float(lo), 1), "n": int(m.sum()), "predicted": float(p[m].mean()), "observed": float(y[m].mean())})
     # the threshold: false pages among the page-less photos of every scores file given
-    neg = [(sys.argv[1], int(arg("--negatives", 0)))]
-    if arg("--threshold-scores"):
-        neg.append((arg("--threshold-scores"), int(arg("--threshold-negatives", 0))))
+    sets = [(fit_paths, neg)] + ([(thr_paths, thr_neg)] if thr_paths else [])
     empty_scores, n_empty = [], 0
-    for path, n in neg:
-        r = np.loadtxt(path, ndmin=2, usecols=(0, 1, 2))
+    for paths, n in sets:
+        r = load(paths)
         empty_scores += list(r[r[:, 2] == 0, 0])
         n_empty += n or int((r[:, 2] == 0).sum())
     empty_p = 1 / (1 + np.exp(-(a * np.array(empty_scores) + b)))
@@ -80,7 +99,7 @@ def main():
             min_conf = round(float(t), 2)
     out = {"split": split, "a": float(a), "b": float(b), "n": int(len(s)), "threshold_score": float(-b / a), "bins": bins,
            "min_confidence": min_conf, "thresholds": table}
-    json.dump(out, open(sys.argv[2], "w"), indent=1)
+    json.dump(out, open(out_path, "w"), indent=1)
     print(json.dumps(out, indent=1))
 
 

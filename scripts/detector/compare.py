@@ -7,7 +7,7 @@ DIR holds `SPLIT-scores.txt` for the design splits (`make detector-scores
 DETECTOR_SCORES=DIR`: `bench detect-eval` with IC_DETECT_SCORES, no threshold, on val,
 valhard, val360, valhard360, proxy, proxyhard, proxyfont and proxybig). The confidence is
 fitted and the threshold chosen on them exactly as `make recalibrate-detector` does
-(calibrate.py on val + val360, the threshold's page-less photos from valhard + valhard360),
+(`calibrate.py --scores-dir`: val + val360, the threshold's page-less photos from valhard + valhard360 too),
 then for each split: the share of pages right at that threshold (every corner within 1.5 %
 of the diagonal), of pages whose best candidate is right whatever its confidence, and the
 false pages. With BASE_DIR (another detector's scores, calibrated the same way on its own):
@@ -32,15 +32,8 @@ DATA = os.environ.get("DETECTOR_DIR", os.path.join(ROOT, ".build-detector")) + "
 def calibration(d):
     """(a, b, threshold) fitted on d's validation scores as recalibrate-detector fits them."""
     with tempfile.TemporaryDirectory() as t:
-        def cat(out, *names):
-            with open(os.path.join(t, out), "w") as f:
-                for n in names:
-                    f.write(open(os.path.join(d, n + "-scores.txt")).read())
-        cat("cal.txt", "val", "val360")
-        cat("thr.txt", "valhard", "valhard360")
-        subprocess.run([sys.executable, os.path.join(HERE, "calibrate.py"), os.path.join(t, "cal.txt"),
-                        os.path.join(t, "cal.json"), "--split", "val", "--negatives", "120", "--threshold-scores",
-                        os.path.join(t, "thr.txt"), "--threshold-negatives", "120"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, os.path.join(HERE, "calibrate.py"), "--scores-dir", d, os.path.join(t, "cal.json")],
+                       check=True, stdout=subprocess.DEVNULL)
         c = json.load(open(os.path.join(t, "cal.json")))
     return c["a"], c["b"], c["min_confidence"]
 

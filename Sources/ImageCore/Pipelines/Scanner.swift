@@ -102,6 +102,10 @@ public enum Scanner {
         /// The decoder's warnings (recovered corruption): of the page detection's decode and
         /// of the scan's crop decode (`ic_scan_options.result`).
         public var warnings = JPEG.Warnings()
+        /// Frame edges the detected page runs out of (``PageDetector/Detection/cutEdges``): its
+        /// side there is the photo's edge, so the scan holds the page's visible part only,
+        /// stretched to the output size. Empty when the corners were given.
+        public var cutEdges: PageDetector.FrameEdges = []
     }
 
     /// The decode plan for `corners` of a `width` × `height` image and an output `size`: the
@@ -135,21 +139,22 @@ public enum Scanner {
     public static func detect(_ jpeg: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Quad {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> Quad in
             var warnings = JPEG.Warnings()
-            return try detect(jpeg, limits: .init(), warnings: &warnings)
+            return try detect(jpeg, limits: .init(), warnings: &warnings).quad
         }
     }
 
-    static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions, warnings: inout JPEG.Warnings) throws(ImageError) -> Quad {
+    /// The page found on the small decode, in full-size stored pixels, and the frame edges it runs out of.
+    static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions,
+                       warnings: inout JPEG.Warnings) throws(ImageError) -> (quad: Quad, cut: PageDetector.FrameEdges) {
         let info = try JPEG.info(jpeg)
         let long = max(info.width, info.height)
         var o = limits
         o.scale = .eighths((1...8).first { (long * $0 + 7) / 8 >= 480 } ?? 8); o.crop = nil
         let small = try JPEG.decode(jpeg, format: .rgb8, options: o, warnings: &warnings)
-        guard let q = try PageDetector().detect(in: small).quad else {
-            throw ImageError(.invalidArgument, "no page found; give the corners")
-        }
+        let d = try PageDetector().detection(in: small)
+        guard let q = d.quad else { throw ImageError(.invalidArgument, "no page found; give the corners") }
         let fx = Double(info.width) / Double(small.width), fy = Double(info.height) / Double(small.height)
-        return Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) })
+        return (Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }), d.cutEdges)
     }
 
     /// Scans the page of a JPEG, PNG or PNM file (by content). See ``Scanner`` for the steps.
@@ -210,12 +215,12 @@ public enum Scanner {
             throw ImageError(.unsupported, "scan of a decoded \(image.format) image (GRAY8 or RGBA8)")
         }
         var detected = false
+        var cut: PageDetector.FrameEdges = []
         let quad: Quad
         if let corners = options.corners { quad = corners } else {
-            guard let q = try PageDetector().detect(in: image).quad else {
-                throw ImageError(.invalidArgument, "no page found; give the corners")
-            }
-            quad = q; detected = true
+            let d = try PageDetector().detection(in: image)
+            guard let q = d.quad else { throw ImageError(.invalidArgument, "no page found; give the corners") }
+            quad = q; detected = true; cut = d.cutEdges
         }
         let fill: [UInt8] = image.format == .gray8 ? [255] : [255, 255, 255, 255]
         var page = try image.rectified(quad: quad, size: options.size, orientation: image.orientation,
@@ -227,7 +232,8 @@ public enum Scanner {
         let plan = Plan(scale: 8, crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
                         quadInCrop: quad, width: s.width, height: s.height)
         return ScanResult(encoded: try encode(page, options: options), corners: quad, detected: detected, plan: plan,
-                          width: page.width, height: page.height, orientation: image.orientation, peakPixelBytes: 0)
+                          width: page.width, height: page.height, orientation: image.orientation, peakPixelBytes: 0,
+                          cutEdges: cut)
     }
 
     /// The page encoded in ``Options/fileFormat``, upright (no orientation tag), with the profile
@@ -248,7 +254,11 @@ public enum Scanner {
         var detected = false
         var request = options
         var warnings = JPEG.Warnings()
-        if request.corners == nil { request.corners = try detect(jpeg, limits: options.limits, warnings: &warnings); detected = true }
+        var cut: PageDetector.FrameEdges = []
+        if request.corners == nil {
+            let d = try detect(jpeg, limits: options.limits, warnings: &warnings)
+            request.corners = d.quad; cut = d.cut; detected = true
+        }
         let data = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var o = cOptions(request)
         o.decode = try options.limits.cValue(format: .gray8, bytes: jpeg)
@@ -279,7 +289,7 @@ public enum Scanner {
         let bytes = try encode(page, options: options)
         return ScanResult(encoded: bytes, corners: request.corners!, detected: detected, plan: Plan(c: plan), width: page.width,
                           height: page.height, orientation: Orientation(exifValue: Int(plan.orientation)) ?? .up,
-                          peakPixelBytes: 0, warnings: warnings)
+                          peakPixelBytes: 0, warnings: warnings, cutEdges: cut)
     }
 }
 
