@@ -16,10 +16,11 @@ enum Detect {
             r.width = image.width; r.height = image.height
             let d = try PageDetector().detection(in: image)
             if let q = d.quad {
+                let cut = d.cutEdges.names
                 r.fields += [("found", "true"), ("corners", JSON.array(q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
-                             ("confidence", fmt(d.confidence)), ("cut_edges", JSON.array(d.cutEdges.names.map(JSON.quote)))]
+                             ("confidence", fmt(d.confidence)), ("cut_edges", JSON.array(cut.map(JSON.quote)))]
                 r.text = q.corners.map { "\(fmt($0.x)),\(fmt($0.y))" }.joined(separator: " ") + "\nconfidence: \(fmt(d.confidence))"
-                    + (d.cutEdges.isEmpty ? "" : "\ncut by the frame: " + d.cutEdges.names.joined(separator: ", "))
+                    + (cut.isEmpty ? "" : "\ncut by the frame: " + cut.joined(separator: ", "))
             } else {
                 r.fields.append(("found", "false"))
                 r.text = "not found"

@@ -151,10 +151,17 @@ public enum Scanner {
         var o = limits
         o.scale = .eighths((1...8).first { (long * $0 + 7) / 8 >= 480 } ?? 8); o.crop = nil
         let small = try JPEG.decode(jpeg, format: .rgb8, options: o, warnings: &warnings)
-        let d = try PageDetector().detection(in: small)
-        guard let q = d.quad else { throw ImageError(.invalidArgument, "no page found; give the corners") }
+        let (q, cut) = try page(in: small)
         let fx = Double(info.width) / Double(small.width), fy = Double(info.height) / Double(small.height)
-        return (Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }), d.cutEdges)
+        return (Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }), cut)
+    }
+
+    /// The page detected in `image` and the frame edges it runs out of (both automatic paths).
+    /// - Throws: `.invalidArgument` when no page is found.
+    static func page(in image: borrowing PixelBuffer) throws(ImageError) -> (quad: Quad, cut: PageDetector.FrameEdges) {
+        let d = try PageDetector().detection(in: image)
+        guard let q = d.quad else { throw ImageError(.invalidArgument, "no page found; give the corners") }
+        return (q, d.cutEdges)
     }
 
     /// Scans the page of a JPEG, PNG or PNM file (by content). See ``Scanner`` for the steps.
@@ -218,9 +225,8 @@ public enum Scanner {
         var cut: PageDetector.FrameEdges = []
         let quad: Quad
         if let corners = options.corners { quad = corners } else {
-            let d = try PageDetector().detection(in: image)
-            guard let q = d.quad else { throw ImageError(.invalidArgument, "no page found; give the corners") }
-            quad = q; detected = true; cut = d.cutEdges
+            (quad, cut) = try page(in: image)
+            detected = true
         }
         let fill: [UInt8] = image.format == .gray8 ? [255] : [255, 255, 255, 255]
         var page = try image.rectified(quad: quad, size: options.size, orientation: image.orientation,
