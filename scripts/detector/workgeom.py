@@ -6,8 +6,8 @@ WORK) for the training data (the stored targets were drawn so), to w = W // k by
 working pixels. The C core chooses k = max(W, H) / work rounded to the nearest integer (the
 working size nearest to its work size, chosen on validation: a 360 px photo is then reduced to
 360 px, not 180); the reduction and the cells are the same for any k. Training the last
-stage with the C core's rounded k instead lost pages (README, "Page detection"): the network
-does better trained a little coarser than it is run. The last W % k columns
+stage with the C core's rounded k instead lost pages at every photo size (README, "Page
+detection"). The last W % k columns
 and H % k rows are not read. Each working pixel is the rounded mean of its box in R, G and B, then converted to
 Y, Cb, Cr with the integer JPEG (full-range BT.601) weights below; a gray source gives Y and
 neutral chroma (128). The network reads (v - 128) / 64 per channel.
