@@ -891,7 +891,7 @@ static int polish_move(dq_search *s, const ic_dq_quad *q, int i, int mv, double 
  * ends, or a region's outline): where a stronger line runs beside a page side, or a hand
  * covers part of it, the candidate's side may lie 2-5 cells off the page's, too far for the
  * refinement in the source image (which keeps a side within a cell of the map's). Measured on
- * the design splits: 7 more best candidates right of 2 020, the right ones as accurate; the
+ * the design splits: 7 more best candidates right of 1 706, the right ones as accurate; the
  * score itself is kept, since scoring the polished quads lifted page-less photos' as much
  * (the fitted threshold rose from 0.50 to 0.55 and fewer pages were found). */
 static void polish(dq_search *s, ic_dq_quad *best) {

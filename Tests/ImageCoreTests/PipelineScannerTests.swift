@@ -156,6 +156,17 @@ struct PipelineScannerTests {
         #expect(p.detected && p.cutEdges == .top, "\(p.corners) \(p.cutEdges)")
         let given = try Scanner.scan(jpeg, options: .init(corners: r.corners))
         #expect(!given.detected && given.cutEdges.isEmpty)
+        // The default A4 at 150 dpi: given corners fill the sheet; the cut page's visible part
+        // keeps the quad's own aspect (mean opposite sides, float64 here), as large as fits.
+        #expect(Set([given.width, given.height]) == [1240, 1754], "\(given.width)x\(given.height)")
+        func len(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        for s in [r, p] {
+            let c = s.corners.corners
+            let aspect = (len(c[0], c[1]) + len(c[3], c[2])) / (len(c[0], c[3]) + len(c[1], c[2]))
+            let (lo, hi) = (min(s.width, s.height), max(s.width, s.height))
+            #expect(lo <= 1240 && hi <= 1754 && (lo == 1240 || hi == 1754), "\(s.width)x\(s.height)")
+            #expect(abs(Double(s.width) / Double(s.height) - aspect) < 0.01 * aspect, "\(s.width)x\(s.height), aspect \(aspect)")
+        }
     }
 
     @Test("bad input and bad corners throw ImageError")

@@ -4,8 +4,9 @@
     compare.py DIR [BASE_DIR]
 
 DIR holds `SPLIT-scores.txt` for the design splits (`make detector-scores
-DETECTOR_SCORES=DIR`: `bench detect-eval` with IC_DETECT_SCORES, no threshold, on val,
-valhard, val360, valhard360, proxy, proxyhard, proxyfont and proxybig). The confidence is
+DETECTOR_SCORES=DIR`: `bench detect-eval` with IC_DETECT_SCORES, no threshold, on the
+Makefile's DETECTOR_DESIGN_SPLITS); the splits compared are the scores files DIR holds (and
+BASE_DIR too, given one), so the list lives in the Makefile alone. The confidence is
 fitted and the threshold chosen on them exactly as `make recalibrate-detector` does
 (`calibrate.py --scores-dir`: val + val360, the threshold's page-less photos from valhard + valhard360 too),
 then for each split: the share of pages right at that threshold (every corner within 1.5 %
@@ -25,8 +26,13 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-SPLITS = ["val", "valhard", "val360", "valhard360", "proxy", "proxyhard", "proxyfont", "proxybig"]
 DATA = os.environ.get("DETECTOR_DIR", os.path.join(ROOT, ".build-detector")) + "/data"
+
+
+def splits(dirs):
+    """The splits with a scores file in every one of dirs, sorted."""
+    have = [{f[:-len("-scores.txt")] for f in os.listdir(d) if f.endswith("-scores.txt")} for d in dirs]
+    return sorted(set.intersection(*have))
 
 
 def calibration(d):
@@ -57,16 +63,18 @@ def main():
     cals = [calibration(d) for d in dirs]
     for d, c in zip(dirs, cals):
         print("%s: confidence sigmoid(%.3f score %+.3f), threshold %.2f" % (d, c[0], c[1], c[2]))
-    for split in SPLITS:
+    total = [[0, 0, 0, 0] for _ in dirs]  # pages, right, best right, right in this one only
+    for split in splits(dirs):
         labels = [json.loads(l) for l in open(os.path.join(DATA, split, "labels.jsonl"))]
         npage = sum(bool(l["page"]) for l in labels)
         nneg = len(labels) - npage
         got = [pages(d, split, c) for d, c in zip(dirs, cals)]
         line = []
-        for g in got:
+        for g, t in zip(got, total):
             right = sum(v[1] for v in g.values())
             best = sum(v[2] for v in g.values() if v[0])
             false = sum(v[3] for v in g.values())
+            t[0] += npage; t[1] += right; t[2] += best
             line.append("%5.1f %% (best %5.1f %%), false %d of %d" % (100 * right / npage, 100 * best / npage, false, nneg))
         text = "%-10s %d pages: %s" % (split, npage, " | ".join(line))
         if len(got) == 2:
@@ -74,7 +82,10 @@ def main():
             none = (0, False, False, False)
             only = [sum(1 for n in names if got[i].get(n, none)[1] and not got[1 - i].get(n, none)[1]) for i in (0, 1)]
             text += "; right in %s only %d, in %s only %d" % (dirs[0], only[0], dirs[1], only[1])
+            total[0][3] += only[0]; total[1][3] += only[1]
         print(text)
+    print("all: " + " | ".join("%d of %d pages right (best candidate %d)" % (t[1], t[0], t[2]) for t in total)
+          + ("; right in %s only %d, in %s only %d" % (dirs[0], total[0][3], dirs[1], total[1][3]) if len(dirs) == 2 else ""))
 
 
 if __name__ == "__main__":

@@ -103,8 +103,10 @@ public enum Scanner {
         /// of the scan's crop decode (`ic_scan_options.result`).
         public var warnings = JPEG.Warnings()
         /// Frame edges the detected page runs out of (``PageDetector/Detection/cutEdges``): its
-        /// side there is the photo's edge, so the scan holds the page's visible part only,
-        /// stretched to the output size. Empty when the corners were given.
+        /// side there is the photo's edge, so the scan holds the page's visible part only. For a
+        /// ``RectifiedSize/paper(_:dpi:)`` size that part keeps its own aspect, as large as fits
+        /// in the paper (``outputSize(_:quad:cut:)``); an explicit pixel size is kept as given.
+        /// Empty when the corners were given.
         public var cutEdges: PageDetector.FrameEdges = []
     }
 
@@ -154,6 +156,19 @@ public enum Scanner {
         let (q, cut) = try page(in: small)
         let fx = Double(info.width) / Double(small.width), fy = Double(info.height) / Double(small.height)
         return (Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }), cut)
+    }
+
+    /// The output size for a page: `request`, except for a page cut by the frame (`cut` not
+    /// empty) and a paper size, where the visible part is a part of the paper of unknown
+    /// extent: then the quad's own aspect (``RectifiedSize/natural``), scaled to the largest
+    /// size that fits in the paper (portrait or landscape as the quad), not the visible part
+    /// stretched to the whole sheet.
+    static func outputSize(_ request: RectifiedSize, quad: Quad, cut: PageDetector.FrameEdges) throws(ImageError) -> RectifiedSize {
+        guard !cut.isEmpty, case .paper = request else { return request }
+        let paper = try quad.rectifiedSize(request), own = try quad.rectifiedSize(.natural)
+        let s = min(Double(paper.width) / Double(own.width), Double(paper.height) / Double(own.height))
+        return .pixels(width: max(1, min(paper.width, Int((Double(own.width) * s).rounded()))),
+                       height: max(1, min(paper.height, Int((Double(own.height) * s).rounded()))))
     }
 
     /// The page detected in `image` and the frame edges it runs out of (both automatic paths).
@@ -228,13 +243,14 @@ public enum Scanner {
             (quad, cut) = try page(in: image)
             detected = true
         }
+        let size = try outputSize(options.size, quad: quad, cut: cut)
         let fill: [UInt8] = image.format == .gray8 ? [255] : [255, 255, 255, 255]
-        var page = try image.rectified(quad: quad, size: options.size, orientation: image.orientation,
+        var page = try image.rectified(quad: quad, size: size, orientation: image.orientation,
                                        interpolation: options.interpolation, fill: fill)
         if options.mode != .color && page.format != .gray8 { page = try page.converted(to: .gray8) }
         page.orientation = .up
         if options.enhance { try page.enhance(mode: options.mode) }
-        let s = try quad.rectifiedSize(options.size)
+        let s = try quad.rectifiedSize(size)
         let plan = Plan(scale: 8, crop: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
                         quadInCrop: quad, width: s.width, height: s.height)
         return ScanResult(encoded: try encode(page, options: options), corners: quad, detected: detected, plan: plan,
@@ -264,6 +280,7 @@ public enum Scanner {
         if request.corners == nil {
             let d = try detect(jpeg, limits: options.limits, warnings: &warnings)
             request.corners = d.quad; cut = d.cut; detected = true
+            request.size = try outputSize(options.size, quad: d.quad, cut: d.cut)
         }
         let data = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var o = cOptions(request)
