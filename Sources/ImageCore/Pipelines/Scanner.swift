@@ -104,8 +104,9 @@ public enum Scanner {
         public var warnings = JPEG.Warnings()
         /// Frame edges the detected page runs out of (``PageDetector/Detection/cutEdges``): its
         /// side there is the photo's edge, so the scan holds the page's visible part only. For a
-        /// ``RectifiedSize/paper(_:dpi:)`` size that part keeps its own aspect, as large as fits
-        /// in the paper (``outputSize(_:quad:cut:)``); an explicit pixel size is kept as given.
+        /// ``RectifiedSize/paper(_:dpi:)`` size that part keeps its own aspect (the quad's, as
+        /// ``RectifiedSize/natural`` has it), as large as fits in the paper, rather than being
+        /// stretched to the whole sheet; an explicit pixel size is kept as given.
         /// Empty when the corners were given.
         public var cutEdges: PageDetector.FrameEdges = []
     }
