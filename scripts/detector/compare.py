@@ -30,8 +30,9 @@ DATA = os.environ.get("DETECTOR_DIR", os.path.join(ROOT, ".build-detector")) + "
 
 
 def splits(dirs):
-    """The splits with a scores file in every one of dirs, sorted."""
-    have = [{f[:-len("-scores.txt")] for f in os.listdir(d) if f.endswith("-scores.txt")} for d in dirs]
+    """The splits (data directories) with a scores file in every one of dirs, sorted."""
+    have = [{f[:-len("-scores.txt")] for f in os.listdir(d) if f.endswith("-scores.txt")
+             and os.path.exists(os.path.join(DATA, f[:-len("-scores.txt")], "labels.jsonl"))} for d in dirs]
     return sorted(set.intersection(*have))
 
 
