@@ -19,8 +19,9 @@ static int finite_quad(const ic_quad *q) {
     return 1;
 }
 
-ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orientation, const ic_scan_options *options,
-                            ic_scan_plan *plan) {
+/* The plan with the crop decoded as `format` (NV12 or RGBA8 in colour, GRAY8 otherwise). */
+static ic_status plan_scan(int32_t width, int32_t height, int32_t orientation, const ic_scan_options *options,
+                           int colour_rgba, ic_scan_plan *plan) {
     if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
     if (width < 1 || height < 1 || orientation < 0 || orientation > 8) return IC_ERR_INVALID_ARGUMENT;
     if (width > IC_MAX_DIMENSION || height > IC_MAX_DIMENSION) return IC_ERR_TOO_LARGE;
@@ -41,7 +42,7 @@ ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orientation, 
     p.source_width = width;
     p.source_height = height;
     p.orientation = orientation ? orientation : 1;
-    p.format = o.mode == IC_ENHANCE_COLOR ? IC_FORMAT_NV12 : IC_FORMAT_GRAY8;
+    p.format = o.mode != IC_ENHANCE_COLOR ? IC_FORMAT_GRAY8 : colour_rgba ? IC_FORMAT_RGBA8 : IC_FORMAT_NV12;
     if ((st = ic_rectified_size(&o.corners, &o.size, &p.page_width, &p.page_height)) != IC_OK) return st;
     /* The smallest scale at which the page's shorter opposite sides cover the output. */
     const ic_point *c = o.corners.corners; /* top-left, top-right, bottom-right, bottom-left */
@@ -99,12 +100,22 @@ ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orientation, 
     return IC_OK;
 }
 
+ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orientation, const ic_scan_options *options,
+                            ic_scan_plan *plan) {
+    return plan_scan(width, height, orientation, options, 0, plan);
+}
+
 ic_status ic_scan_plan_jpeg(const uint8_t *data, size_t size, const ic_scan_options *options, ic_scan_plan *plan) {
     if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
     ic_jpeg_info info;
     ic_status st = ic_jpeg_probe(data, size, &info);
     if (st != IC_OK) return st;
-    return ic_scan_plan_size(info.width, info.height, info.orientation, options, plan);
+    /* The decoder gives NV12 only from gray or YCbCr data of a standard sampling; a colour page
+     * of a CMYK, YCCK or RGB file, or of an unusual sampling, is decoded to RGBA8 instead (4
+     * bytes a crop pixel against 1.5, the page likewise). */
+    const int nv12 = info.colorspace == IC_JPEG_CS_GRAY ||
+                     (info.colorspace == IC_JPEG_CS_YCBCR && info.subsampling != IC_JPEG_SUBSAMP_UNKNOWN);
+    return plan_scan(info.width, info.height, info.orientation, options, !nv12, plan);
 }
 
 ic_status ic_scan_jpeg(const uint8_t *data, size_t size, const ic_scan_plan *plan, void *scratch, size_t scratch_size,
@@ -146,6 +157,7 @@ ic_status ic_scan_jpeg(const uint8_t *data, size_t size, const ic_scan_plan *pla
     w.interpolation = o->interpolation;
     w.fill[0] = 255;
     if (plan->format == IC_FORMAT_NV12) w.fill[1] = w.fill[2] = 128;
+    if (plan->format == IC_FORMAT_RGBA8) w.fill[1] = w.fill[2] = w.fill[3] = 255;
     if ((st = ic_rectify(&crop, &plan->quad_in_crop, plan->orientation, dst, &w)) != IC_OK) return st;
 
     /* 3. Enhanced in place; its scratch reuses the crop's bytes, which are dead now. */

@@ -27,10 +27,13 @@ enum ScanCommand {
             let kind = try ImageFiles.outputKind(of: out, stdoutKind: .jpeg)
             guard kind == .jpeg || kind == .png else { throw ImageError(.invalidArgument, "\(out): scan writes .jpg or .png") }
             let bytes = try ImageFiles.bytes(job.input.path)
+            let icc = ImageFiles.iccProfile(bytes)
+            var limits = settings.decodeOptions()
+            limits.cmykProfile = ImageFiles.cmykProfile(icc) // a CMYK file's inks read through its own profile
             let s: Scanner.ScanResult
             do throws(ImageError) {
                 s = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: mode, enhance: enhance, quality: quality,
-                                                           limits: settings.decodeOptions(), iccProfile: ImageFiles.iccProfile(bytes),
+                                                           limits: limits, iccProfile: icc,
                                                            fileFormat: kind == .png ? .png : .jpeg))
             } catch { throw ImageFiles.named(job.input.path, error) }
             try ImageFiles.writeBytes(s.encoded, to: out)

@@ -1,4 +1,5 @@
 import CImageCore
+import CLibJPEG
 import Foundation
 import Testing
 @testable import ImageCore
@@ -167,6 +168,47 @@ struct PipelineScannerTests {
             #expect(lo <= 1240 && hi <= 1754 && (lo == 1240 || hi == 1754), "\(s.width)x\(s.height)")
             #expect(abs(Double(s.width) / Double(s.height) - aspect) < 0.01 * aspect, "\(s.width)x\(s.height), aspect \(aspect)")
         }
+    }
+
+    /// The crop path decodes NV12 from YCbCr of a standard sampling only: a colour page of a
+    /// CMYK, YCCK or RGB file, or of an unusual sampling, is decoded to RGBA8 instead. Checked
+    /// against the same scan of the file decoded whole (`scan(image:)`): the same pixels.
+    @Test("colour scan of CMYK, YCCK, RGB and 3:1-sampled JPEGs", arguments: ["cmyk", "ycck", "rgb", "3x1"])
+    func otherColourSpaces(kind: String) throws {
+        let (w, h) = (320, 240)
+        let jpeg: [UInt8]
+        switch kind {
+        case "cmyk", "ycck":
+            jpeg = JPEGFixtures.libjpeg(.init(width: w, height: h, inputComponents: 4, inputSpace: JCS_CMYK,
+                                              jpegSpace: kind == "cmyk" ? JCS_CMYK : JCS_YCCK),
+                                        JPEGFixtures.cmykPixels(width: w, height: h))
+        case "rgb":
+            jpeg = JPEGFixtures.libjpeg(.init(width: w, height: h, jpegSpace: JCS_RGB),
+                                        JPEGFixtures.pixels(width: w, height: h, channels: 3))
+        default:
+            jpeg = JPEGFixtures.libjpeg(.init(width: w, height: h, sampling: [(3, 1), (1, 1), (1, 1)]),
+                                        JPEGFixtures.pixels(width: w, height: h, channels: 3))
+        }
+        let quad = Quad([Point(x: 40, y: 30), Point(x: 270, y: 45), Point(x: 280, y: 215), Point(x: 30, y: 200)])
+        let options = Scanner.Options(corners: quad, size: .pixels(width: 240, height: 180), enhance: false, quality: 95)
+        let r = try Scanner.scan(jpeg, options: options)
+        #expect(r.plan.scale == 8 && r.width == 240 && r.height == 180, "\(r.plan)")
+        let whole = try Scanner.scan(image: try JPEG.decode(jpeg, format: .rgba8), options: options)
+        let a = try JPEG.decode(r.encoded, format: .rgb8), b = try JPEG.decode(whole.encoded, format: .rgb8)
+        let p = JPEGFixtures.psnr(JPEGFixtures.packed(a, plane: 0), JPEGFixtures.packed(b, plane: 0))
+        #expect(p > 40, "PSNR \(p) dB against the whole decode's scan")
+        guard kind == "cmyk" else { return }
+        // Through a CMYK profile (limits.cmykProfile, as the CLI passes the file's own): the crop
+        // is converted as the whole decode through it is, not by the formula.
+        var profiled = options
+        profiled.limits.cmykProfile = try CMYKProfileTests.profile()
+        let rp = try Scanner.scan(jpeg, options: profiled)
+        let wp = try Scanner.scan(image: try JPEG.decode(jpeg, format: .rgba8, options: profiled.limits), options: options)
+        let ap = JPEGFixtures.packed(try JPEG.decode(rp.encoded, format: .rgb8), plane: 0)
+        let pp = JPEGFixtures.psnr(ap, JPEGFixtures.packed(try JPEG.decode(wp.encoded, format: .rgb8), plane: 0))
+        #expect(pp > 40, "PSNR \(pp) dB against the whole decode through the profile")
+        let pf = JPEGFixtures.psnr(ap, JPEGFixtures.packed(a, plane: 0))
+        #expect(pf < 30, "PSNR \(pf) dB against the formula's scan: the profile was not applied")
     }
 
     @Test("bad input and bad corners throw ImageError")

@@ -15,7 +15,8 @@ import CImageCore
 /// 2. ``plan(width:height:corners:size:)`` picks the smallest DCT scale n/8 at which the
 ///    page's shortest opposite sides still cover the output size, and the crop of the scaled
 ///    image that holds the page (plus 2 px for the interpolation, origin even for 4:2:0).
-/// 3. Only that crop is decoded, at that scale, straight to NV12 (colour) or GRAY8 (gray, bw).
+/// 3. Only that crop is decoded, at that scale, straight to NV12 (colour) or GRAY8 (gray, bw);
+///    a colour page of a CMYK, YCCK or RGB file, or of an unusual sampling, to RGBA8 (4 B/px).
 /// 4. The page is rectified from the planes into the output, with the EXIF orientation
 ///    composed into the mapping.
 /// 5. The output is enhanced in place and encoded from its planes.
@@ -23,7 +24,7 @@ import CImageCore
 /// Steps 2 to 4 are the C core's scan (`ic_scan_plan_jpeg`, `ic_scan_jpeg` in
 /// `imagecore/pipeline.h`), which C and C++ hosts call the same way. Pixel memory at peak is
 /// the output plus one scratch block holding the decoded crop, whose bytes the enhancement
-/// then reuses (1.5 B/px in colour, 1 B/px in gray); nothing is copied.
+/// then reuses (1.5 B/px in colour, 4 for an RGBA8 crop, 1 B/px in gray); nothing is copied.
 /// ``ScanResult/peakPixelBytes`` reports it, measured by ``PixelAllocator``.
 public enum Scanner {
     /// What to scan and how.
@@ -37,7 +38,8 @@ public enum Scanner {
         public var enhance: Bool
         public var quality: Int
         public var interpolation: Interpolation
-        /// Decode limits and strictness (`maxPixels`, `maxMemory`, `strict`, `minValidShare`);
+        /// Decode limits and strictness (`maxPixels`, `maxMemory`, `strict`, `minValidShare`),
+        /// and the CMYK profile a CMYK or YCCK file's crop is converted through (`cmykProfile`);
         /// scale and crop are the plan's.
         public var limits: JPEG.DecodeOptions
         /// An ICC profile to embed in the output, byte for byte (pass the photo's own,
@@ -296,12 +298,17 @@ public enum Scanner {
         do {
             // The decoded crop lives in the scratch, whose bytes the enhancement then reuses.
             let scratch = try ScratchBuffer(bytes: plan.scratch_size)
-            status = withUnsafeMutablePointer(to: &decoded) { result in
-                plan.options.result = result
-                defer { plan.options.result = nil }
-                return scratch.withUnsafeBytes { raw in
-                    page.withUnsafeMutableImage { dst in
-                        ic_scan_jpeg(data, jpeg.count, &plan, raw.baseAddress, raw.count, dst, nil, nil, nil)
+            // A CMYK or YCCK file's crop through the limits' CMYK profile (the pointer valid inside).
+            var decode = plan.options.decode
+            status = try options.limits.withCMYKProfile(&decode) { (d) throws(ImageError) -> ic_status in
+                var run = plan
+                run.options.decode = d
+                return withUnsafeMutablePointer(to: &decoded) { result in
+                    run.options.result = result
+                    return scratch.withUnsafeBytes { raw in
+                        page.withUnsafeMutableImage { dst in
+                            ic_scan_jpeg(data, jpeg.count, &run, raw.baseAddress, raw.count, dst, nil, nil, nil)
+                        }
                     }
                 }
             }

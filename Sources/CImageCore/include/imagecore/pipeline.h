@@ -231,7 +231,9 @@ typedef struct ic_scan_plan {
     int32_t page_height;
     int32_t width;            /**< The output as displayed: the destination's size. */
     int32_t height;
-    ic_format format;         /**< NV12 (colour) or GRAY8. */
+    ic_format format;         /**< NV12 (colour) or GRAY8; RGBA8 for a colour page of a CMYK,
+                                   YCCK or RGB JPEG or one of an unusual sampling
+                                   (::ic_scan_plan_jpeg), which give no NV12. */
     size_t crop_bytes;        /**< Scratch of the decoded crop (64-byte aligned planes). */
     size_t enhance_bytes;     /**< Scratch of the enhancement (reuses the crop's bytes). */
     size_t scratch_size;      /**< max(crop_bytes, enhance_bytes): what ::ic_scan_jpeg needs. */
@@ -257,7 +259,9 @@ IC_API ic_status ic_scan_plan_size(int32_t width, int32_t height, int32_t orient
 
 /**
  * ::ic_scan_plan_size for a JPEG file, its size and orientation read from the header
- * (::ic_jpeg_probe; no pixels).
+ * (::ic_jpeg_probe; no pixels). In colour, a file the decoder cannot give as NV12 (CMYK,
+ * YCCK or RGB data, or a sampling other than 4:4:4, 4:2:2, 4:2:0, 4:4:0 and 4:1:1) is planned
+ * as RGBA8 (4 bytes a pixel of crop and page instead of 1.5).
  * @param data     the JPEG file's bytes (NULL only with size 0).
  * @param size     their count.
  * @param options  the page and the output; see ::ic_scan_options.
