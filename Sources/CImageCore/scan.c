@@ -19,7 +19,7 @@ static int finite_quad(const ic_quad *q) {
     return 1;
 }
 
-/* The plan with the crop decoded as `format` (NV12 or RGBA8 in colour, GRAY8 otherwise). */
+/* The plan; a colour page's crop decoded to RGBA8 when colour_rgba, else NV12; GRAY8 otherwise. */
 static ic_status plan_scan(int32_t width, int32_t height, int32_t orientation, const ic_scan_options *options,
                            int colour_rgba, ic_scan_plan *plan) {
     if (!options || !plan) return IC_ERR_INVALID_ARGUMENT;
