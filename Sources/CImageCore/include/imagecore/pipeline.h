@@ -278,7 +278,9 @@ IC_API ic_status ic_scan_plan_jpeg(const uint8_t *data, size_t size, const ic_sc
  * encodes `dst` (the plan's quality, EXIF orientation 1) through it.
  * @param data          the same bytes the plan was made from.
  * @param size          their count.
- * @param plan          from ::ic_scan_plan_jpeg (or ::ic_scan_plan_size for this file, which plans NV12 in colour: a file with no NV12 decode then fails IC_ERR_UNSUPPORTED).
+ * @param plan          from ::ic_scan_plan_jpeg (or ::ic_scan_plan_size for this file, which
+ *                      plans NV12 in colour: a file with no NV12 decode then fails
+ *                      IC_ERR_UNSUPPORTED).
  * @param scratch       64-byte aligned, at least `plan->scratch_size` bytes.
  * @param scratch_size  bytes at `scratch`.
  * @param dst           a valid image of the plan's format and `width` x `height`.
