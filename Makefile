@@ -138,16 +138,18 @@ DETECTOR_VAL = --val $(DETECTOR_DIR)/data/val --val $(DETECTOR_DIR)/data/valhard
 # one deadline for all four stages (train.py --until): the training ends within this many minutes
 # of its start whatever each stage took; export, calibration and the held-out figures follow
 DETECTOR_TRAIN_MINUTES ?= 57
+# the training's seed (every stage's batches and crops): the current network's, chosen on the design splits (README)
+DETECTOR_SEED ?= 15
 DETECTOR_UNTIL = --until $$(( $$(cat $(DETECTOR_DIR)/train-start) + 60 * $(DETECTOR_TRAIN_MINUTES) ))
 train-detector: detector-data
 	date +%s > $(DETECTOR_DIR)/train-start
-	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-base.pt --outputs 1 $(DETECTOR_UNTIL)
+	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-base.pt --outputs 1 $(DETECTOR_UNTIL) --seed $(DETECTOR_SEED)
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-long.pt \
-		--init $(DETECTOR_DIR)/model-base.pt --val $(DETECTOR_DIR)/data/val --epochs 30 --steps 100 --max-lr 2e-3 $(DETECTOR_UNTIL) --max-minutes 12 --outputs 1
+		--init $(DETECTOR_DIR)/model-base.pt --val $(DETECTOR_DIR)/data/val --epochs 30 --steps 100 --max-lr 2e-3 $(DETECTOR_UNTIL) --seed $(DETECTOR_SEED) --max-minutes 12 --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model-hard.pt --extra $(DETECTOR_DIR)/data/hard \
-		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 $(DETECTOR_UNTIL) --max-minutes 16 --outputs 1
+		--init $(DETECTOR_DIR)/model-long.pt $(DETECTOR_VAL) --epochs 40 --steps 100 --max-lr 1e-3 $(DETECTOR_UNTIL) --seed $(DETECTOR_SEED) --max-minutes 16 --outputs 1
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
-		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 120 --steps 100 --max-lr 1e-3 $(DETECTOR_UNTIL) --max-minutes 40 \
+		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 120 --steps 100 --max-lr 1e-3 $(DETECTOR_UNTIL) --seed $(DETECTOR_SEED) --max-minutes 40 \
 		--work 192 --work $(DETECTOR_WORK)
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
 	$(MAKE) recalibrate-detector

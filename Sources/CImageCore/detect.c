@@ -161,13 +161,7 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
     m.fh = m.fy1 - m.fy0;
     ic_dq_line lines[IC_DQ_LINE_ROOM];
     ic_dq_quad best;
-    /* the score at the confidence threshold (the calibration's slope is positive), a little
-     * below against rounding: under it the answer is "not found" whatever the polish does
-     * (the polish keeps the score), so the polish is skipped (a threshold of 1 taken as 0.999) */
-    const double mc = o.min_confidence > 0.999 ? 0.999 : o.min_confidence;
-    const double polish_from = !(mc > 0) ? -HUGE_VAL
-                             : (log(mc / (1 - mc)) - ic__dm_calibration[1]) / ic__dm_calibration[0] - 1e-6;
-    if (!ic__dq_search(&m, base, o.min_area, polish_from, lines, &best)) return IC_OK;
+    if (!ic__dq_search(&m, base, o.min_area, lines, &best)) return IC_OK;
     const double z = ic__dm_calibration[0] * best.score + ic__dm_calibration[1];
     const double confidence = 1.0 / (1.0 + exp(-z));
     out->score = best.score;

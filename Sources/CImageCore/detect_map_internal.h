@@ -13,7 +13,7 @@ enum {
     IC_DM_WORK = IC_DETECT_DEFAULT_WORK_SIZE, /* default long side of the working image (detect.h) */
     IC_DM_BORDER = 4,  /* zero border around every activation plane (the largest dilation) */
     IC_DM_LAYERS = 12, /* see scripts/detector/model.py */
-    IC_DM_C0 = 12,     /* channels at map (1/2), 1/4 and 1/8 resolution */
+    IC_DM_C0 = 16,     /* channels at map (1/2), 1/4 and 1/8 resolution */
     IC_DM_C1 = 32,
     IC_DM_C2 = 48,     /* (scripts/detector/model.py's C0, C1, C2: the generated weights' shapes) */
     IC_DM_OUT = 2      /* outputs: boundary, inside */

@@ -44,9 +44,8 @@
  *    rank among the lines beside long texture lines, and a faint one runs above IC_DQ_RUN_P too
  *    little: the best candidates then hold the page's three other sides and a wrong fourth.
  * 7. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
- *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added.
- * 8. Polish: the best one's sides are moved, a few cells at most, to where that score peaks
- *    (polish below); its score, which the confidence maps, stays the search's. */
+ *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added;
+ *    the best of them is the answer. */
 #include "detect_quad_internal.h"
 
 #include <math.h>
@@ -841,100 +840,16 @@ static void region_candidates(dq_search *s, uint8_t *scratch) {
     }
 }
 
-/* ---- polish: the best candidate's sides moved to where its score peaks ----------------------- */
+/* ---- the inside map's rescoring (step 7) ---------------------------------------------------- */
 
-/* The polished sides live in L from here, two a side (the one kept and a trial). */
-enum { IC_DQ_POLISH_LINES = IC_DQ_REGION_LINES + 4 * IC_DR_MAX_REGIONS };
-enum { IC_DQ_POLISH_ROUNDS = 3 }; /* moves at most (the best move of each round) */
-/* how far a side's end moves across it (cells); both ends, or one (the side turns about the other) */
-static const double IC_DQ_POLISH_MOVES[] = {0.5, -0.5, 1, -1, 2, -2, 3, -3};
-
-/* The inside map's term of candidate q's score (step 7): IC_DQ_INSIDE_W times its contrast. */
+/* The inside map's term of candidate q's score: IC_DQ_INSIDE_W times its contrast. */
 static double inside_term(const dq_search *s, const ic_dq_quad *q) {
     int32_t frame_sides = 0;
     for (int e = 0; e < 4; e++) frame_sides |= (s->L[q->side[e]].frame != 0) << e;
     return IC_DQ_INSIDE_W * ic__dq_inside_contrast(s->m, q->corner, frame_sides);
 }
 
-/* The score of sides s (the search's, before any cost, plus the inside map's term); -HUGE_VAL
- * if they make no valid page shape. */
-static double polish_score(const dq_search *s, const int32_t sides[4], ic_dq_quad *q) {
-    if (!score_quad(s->m, s->L, sides, s->min_area, q)) return -HUGE_VAL;
-    return q->score + inside_term(s, q);
-}
-
-/* The pool slot of side i that it does not hold (two a side: the kept one and a trial). */
-static inline int32_t polish_slot(const int32_t sides[4], int i) {
-    return IC_DQ_POLISH_LINES + 2 * i + (sides[i] == IC_DQ_POLISH_LINES + 2 * i);
-}
-
-/* Pool line k through p and q, profiled over its stretch; 0 if too short. */
-static int polish_line(dq_search *s, int32_t k, ic_point p, ic_point q) {
-    const double len = hypot(q.x - p.x, q.y - p.y);
-    if (len < 2.0) return 0;
-    s->L[k] = line_through(p, q, len);
-    return profile_stretch(s, k, p, q);
-}
-
-/* Side i of q (from corner i - 1 to corner i) with its ends moved across it by move `mv` (0
- * both, 1 the first, 2 the second) of `d` cells, as pool line k. */
-static int polish_move(dq_search *s, const ic_dq_quad *q, int i, int mv, double d, int32_t k) {
-    const ic_point a = q->corner[(i + 3) & 3], b = q->corner[i];
-    const double len = hypot(b.x - a.x, b.y - a.y), nx = (a.y - b.y) / len, ny = (b.x - a.x) / len;
-    const double da = mv != 2 ? d : 0, db = mv != 1 ? d : 0;
-    return polish_line(s, k, (ic_point){a.x + da * nx, a.y + da * ny}, (ic_point){b.x + db * nx, b.y + db * ny});
-}
-
-/* Moves the sides of *best (not frame edges) while that improves its score: each round takes
- * the best of every side's moves. The map locates a side to a cell or so, but the search's
- * lines are Hough maxima refitted to the cells near them (or a side found from its neighbours'
- * ends, or a region's outline): where a stronger line runs beside a page side, or a hand
- * covers part of it, the candidate's side may lie 2-5 cells off the page's, too far for the
- * refinement in the source image (which keeps a side within a cell of the map's). Measured on
- * the design splits: 7 more best candidates right of 1 706, the right ones as accurate; the
- * score itself is kept, since scoring the polished quads lifted page-less photos' as much
- * (the fitted threshold rose from 0.50 to 0.55 and fewer pages were found). */
-static void polish(dq_search *s, ic_dq_quad *best) {
-    ic_dq_quad q;
-    double score = polish_score(s, best->side, &q);
-    if (score == -HUGE_VAL) return;
-    int32_t sides[4];
-    memcpy(sides, best->side, sizeof sides);
-    int moved = 0;
-    for (int r = 0; r < IC_DQ_POLISH_ROUNDS; r++) {
-        double gain = 0;
-        int bi = -1, bmv = 0, bd = 0;
-        for (int i = 0; i < 4; i++) {
-            if (s->L[sides[i]].frame) continue;
-            const int32_t k = polish_slot(sides, i);
-            for (int mv = 0; mv < 3; mv++) {
-                for (int di = 0; di < (int)(sizeof IC_DQ_POLISH_MOVES / sizeof *IC_DQ_POLISH_MOVES); di++) {
-                    if (!polish_move(s, &q, i, mv, IC_DQ_POLISH_MOVES[di], k)) continue;
-                    int32_t t[4];
-                    memcpy(t, sides, sizeof t);
-                    t[i] = k;
-                    ic_dq_quad tq;
-                    const double v = polish_score(s, t, &tq);
-                    if (v - score > gain) { gain = v - score; bi = i; bmv = mv; bd = di; }
-                }
-            }
-        }
-        if (bi < 0) break;
-        const int32_t k = polish_slot(sides, bi);
-        polish_move(s, &q, bi, bmv, IC_DQ_POLISH_MOVES[bd], k);
-        sides[bi] = k;
-        score = polish_score(s, sides, &q);
-        moved = 1;
-    }
-    if (moved) {
-        const double kept = best->score;
-        *best = q;
-        best->score = kept;
-    }
-}
-
-int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, double polish_from, ic_dq_line *L,
-                  ic_dq_quad *best) {
+int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
     dq_layout lay;
     lay_out(m->w, m->h, &lay);
     dq_search s = {.m = m, .min_area = min_area, .L = L, .nt = lay.nt, .nrho = lay.nrho, .diag = lay.diag, .used = IC_DQ_NL};
@@ -974,6 +889,5 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, double 
         q->score += inside_term(&s, q);
         if (i == 0 || q->score > best->score) *best = *q;
     }
-    if (s.ntop > 0 && best->score >= polish_from) polish(&s, best);
     return s.ntop > 0;
 }

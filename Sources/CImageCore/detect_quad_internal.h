@@ -16,9 +16,9 @@ enum { IC_DQ_PEAKS = 128 };    /* Hough maxima looked at: the lines and the othe
 enum { IC_DQ_TOPK = 8 };       /* candidates kept for the inside map's rescoring */
 enum { IC_DR_MAX_REGIONS = 4 }; /* regions of the inside map made candidates (the largest) */
 /* lines the search returns, at most: the lines, the frame edges, the other maxima, room for
- * the fourth sides found from three others that the best candidates hold (pass 2), the
- * sides of the regions' quads and the best candidate's polished sides (two a side) */
-enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_MAX_REST + IC_DQ_TOPK + 1 + 4 * IC_DR_MAX_REGIONS + 8 };
+ * the fourth sides found from three others that the best candidates hold (pass 2) and the
+ * sides of the regions' quads */
+enum { IC_DQ_LINE_ROOM = IC_DQ_MAX_LINES + 4 + IC_DQ_MAX_REST + IC_DQ_TOPK + 1 + 4 * IC_DR_MAX_REGIONS };
 
 /* The boundary map and the inside map (same geometry and stride) in map coordinates, and
  * the frame (the source image's edges) in them. */
@@ -91,12 +91,10 @@ typedef struct ic_dq_quad {
 /* Scratch bytes of the search for a mw x mh map. */
 IC_INTERNAL size_t ic__dq_scratch(int32_t mw, int32_t mh);
 
-/* Lines of the map into L (room for IC_DQ_LINE_ROOM) and the best quad over them, its sides
- * polished when its score is at least `polish_from` (the score of the confidence threshold:
- * a quad that will not be reported need not be); returns 0 when no candidate is a valid page
- * shape. */
-IC_INTERNAL int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, double polish_from,
-                              ic_dq_line *L, ic_dq_quad *best);
+/* Lines of the map into L (room for IC_DQ_LINE_ROOM) and the best quad over them; returns 0
+ * when no candidate is a valid page shape. */
+IC_INTERNAL int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L,
+                              ic_dq_quad *best);
 
 /* Refines the sides of `quad` (source coordinates; side i ends at corner i) against the
  * source image's luma at a finer step than the working image's pixel (k / 4 source px):

@@ -97,7 +97,9 @@ struct DetectHeldoutTests {
         #expect(ic_detect_scratch_size(65536, 10, nil, &bytes) == IC_ERR_TOO_LARGE)
         var o = ic_detect_options(work_size: 1024, min_area: 0, min_confidence: 0)
         #expect(ic_detect_scratch_size(65535, 65535, &o, &bytes) == IC_OK)
-        #expect(bytes < 72 << 20, "\(bytes)")
+        // 72.5 MiB (75 981 632 bytes) since the map's resolution has 16 channels instead of 12:
+        // the activation planes grow with the working image's area, and so with work_size².
+        #expect(bytes < 76 << 20, "\(bytes)")
         var mw: Int32 = 0, mh: Int32 = 0
         #expect(ic_detect_map_size(4032, 3024, nil, &mw, &mh) == IC_OK)
         #expect(mw == 144 && mh == 108) // k = 4032 / 288 = 14: 288 x 216 working pixels

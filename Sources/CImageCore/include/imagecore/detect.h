@@ -7,7 +7,7 @@
  *    work_size rounded to the nearest integer, at least 1: the working image's long side is
  *    the nearest to work_size an integer box gives, under 1.5 x work_size) to Y, Cb, Cr;
  *    GRAY8 sources give neutral chroma, I420/NV12 their planes.
- * 2. **Boundary map**: a small convolutional network (82 366 weights, generated into
+ * 2. **Boundary map**: a small convolutional network (85 794 weights, generated into
  *    detect_model.c by scripts/detector, trained on rendered document photos) gives, for each
  *    cell of half the working resolution, the probability that it lies on a page's boundary
  *    (not on text, ruled lines, pictures on the page or background texture).
@@ -34,7 +34,7 @@
  * the README ("Page detection") and in detect_model.c's header.
  *
  * Memory: the C core does not allocate. The caller passes scratch memory of at least
- * ::ic_detect_scratch_size bytes (about 4.6 MB for 12 MP at the default working size of 288: the map,
+ * ::ic_detect_scratch_size bytes (about 5.1 MB for 12 MP at the default working size of 288: the map,
  * the working image, the network's activations and the reduction's column sums, which the
  * quad search's Hough accumulator, line profiles and tables reuse; about 0.2 MB for the
  * smallest images, mostly the search's tables). Detection runs on the calling thread; the
