@@ -45,6 +45,11 @@ __attribute__((format(printf, 2, 3)))
 #endif
 IC_INTERNAL ic_status ic__refuse(ic_status status, const char *format, ...);
 
+/* Whether the JPEG decoder gives I420/NV12 from a file of colour space `cs` and sampling `ss`
+ * (jpeg_probe.c): gray, or YCbCr of a sampling it reads. The decoder refuses the others and
+ * the scan plan decodes their crop to RGBA8. */
+IC_INTERNAL int ic__jpeg_yuv_decodable(ic_jpeg_colorspace cs, ic_jpeg_subsampling ss);
+
 /* IC_OK for 1 <= width, height <= IC_MAX_DIMENSION; else the error, its reason recorded. */
 IC_INTERNAL ic_status ic__check_dimensions(int32_t width, int32_t height);
 

@@ -117,10 +117,7 @@ static void plan_decode(j_decompress_ptr cinfo, decode_job *job) {
     p->cpu = job->settings.cpu;
 
     if (is_yuv(job->format)) {
-        const int gray = cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE;
-        const int ycc = cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr &&
-                        p->subsampling != IC_JPEG_SUBSAMP_UNKNOWN;
-        if (!gray && !ycc)
+        if (!ic__jpeg_yuv_decodable(ic__jpeg_colorspace(cinfo->jpeg_color_space), p->subsampling))
             ic__jpeg_fail((j_common_ptr)cinfo, IC_ERR_UNSUPPORTED,
                           "I420/NV12 output needs a YCbCr or gray JPEG with standard sampling");
     } else if (cinfo->num_components == 4) {

@@ -57,6 +57,11 @@ ic_jpeg_colorspace ic__jpeg_colorspace(J_COLOR_SPACE cs) {
     }
 }
 
+int ic__jpeg_yuv_decodable(ic_jpeg_colorspace cs, ic_jpeg_subsampling ss) {
+    if (cs == IC_JPEG_CS_GRAY) return ss == IC_JPEG_SUBSAMP_GRAY; /* one component */
+    return cs == IC_JPEG_CS_YCBCR && ss != IC_JPEG_SUBSAMP_UNKNOWN && ss != IC_JPEG_SUBSAMP_GRAY;
+}
+
 /* The luma-to-chroma sampling ratio, as TurboJPEG's getSubsamp reads it, generalised: both
  * chroma components share one factor pair that divides the first component's, and a fourth
  * (K) component, if any, samples like the first. */

@@ -110,11 +110,9 @@ ic_status ic_scan_plan_jpeg(const uint8_t *data, size_t size, const ic_scan_opti
     ic_jpeg_info info;
     ic_status st = ic_jpeg_probe(data, size, &info);
     if (st != IC_OK) return st;
-    /* The decoder gives NV12 only from gray or YCbCr data of a standard sampling; a colour page
-     * of a CMYK, YCCK or RGB file, or of an unusual sampling, is decoded to RGBA8 instead (4
-     * bytes a crop pixel against 1.5, the page likewise). */
-    const int nv12 = info.colorspace == IC_JPEG_CS_GRAY ||
-                     (info.colorspace == IC_JPEG_CS_YCBCR && info.subsampling != IC_JPEG_SUBSAMP_UNKNOWN);
+    /* a colour page of a CMYK, YCCK or RGB file, or of an unusual sampling, is decoded to
+     * RGBA8 (4 bytes a crop pixel against NV12's 1.5, the page likewise) */
+    const int nv12 = ic__jpeg_yuv_decodable(info.colorspace, info.subsampling);
     return plan_scan(info.width, info.height, info.orientation, options, !nv12, plan);
 }
 
