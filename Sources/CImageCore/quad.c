@@ -128,6 +128,24 @@ static ic_status to_pixels(double v, int32_t *out) {
     return IC_OK;
 }
 
+/* Paper `request->paper` at `request->dpi` in pixels (unrounded), landscape when qw > qh. */
+static ic_status paper_pixels(const ic_size_request *request, double qw, double qh, double *w, double *h) {
+    double pw, ph; /* portrait, mm */
+    switch (request->paper) {
+    case IC_PAPER_A4: pw = 210; ph = 297; break;
+    case IC_PAPER_A5: pw = 148; ph = 210; break;
+    case IC_PAPER_LETTER: pw = 215.9; ph = 279.4; break;
+    case IC_PAPER_LEGAL: pw = 215.9; ph = 355.6; break;
+    default: return IC_ERR_INVALID_ARGUMENT;
+    }
+    if (!(request->dpi > 0) || !isfinite(request->dpi)) return IC_ERR_INVALID_ARGUMENT;
+    pw = pw / 25.4 * request->dpi;
+    ph = ph / 25.4 * request->dpi;
+    if (qw > qh) { *w = ph; *h = pw; } /* landscape */
+    else { *w = pw; *h = ph; }
+    return IC_OK;
+}
+
 ic_status ic_rectified_size(const ic_quad *quad, const ic_size_request *request,
                             int32_t *width, int32_t *height) {
     if (!quad || !request || !width || !height) return IC_ERR_INVALID_ARGUMENT;
@@ -137,6 +155,7 @@ ic_status ic_rectified_size(const ic_quad *quad, const ic_size_request *request,
     double qw = (dist(c[0], c[1]) + dist(c[3], c[2])) / 2;
     double qh = (dist(c[0], c[3]) + dist(c[1], c[2])) / 2;
     double w, h;
+    ic_status st;
     switch (request->kind) {
     case IC_SIZE_NATURAL:
         w = qw;
@@ -155,25 +174,24 @@ ic_status ic_rectified_size(const ic_quad *quad, const ic_size_request *request,
         if (qw >= qh) { w = request->long_side; h = request->long_side * qh / qw; }
         else { h = request->long_side; w = request->long_side * qw / qh; }
         break;
-    case IC_SIZE_PAPER: {
-        double pw, ph; /* portrait, mm */
-        switch (request->paper) {
-        case IC_PAPER_A4: pw = 210; ph = 297; break;
-        case IC_PAPER_A5: pw = 148; ph = 210; break;
-        case IC_PAPER_LETTER: pw = 215.9; ph = 279.4; break;
-        case IC_PAPER_LEGAL: pw = 215.9; ph = 355.6; break;
-        default: return IC_ERR_INVALID_ARGUMENT;
-        }
-        if (!(request->dpi > 0) || !isfinite(request->dpi)) return IC_ERR_INVALID_ARGUMENT;
-        pw = pw / 25.4 * request->dpi;
-        ph = ph / 25.4 * request->dpi;
-        if (qw > qh) { w = ph; h = pw; } /* landscape */
-        else { w = pw; h = ph; }
+    case IC_SIZE_PAPER:
+        if ((st = paper_pixels(request, qw, qh, &w, &h)) != IC_OK) return st;
+        break;
+    case IC_SIZE_PAPER_FIT: {
+        /* the paper and the quad's own size, each in whole pixels as their kinds give them,
+         * then the own size scaled to the largest that fits */
+        int32_t pw, ph, ow, oh;
+        if ((st = paper_pixels(request, qw, qh, &w, &h)) != IC_OK) return st;
+        if ((st = to_pixels(w, &pw)) != IC_OK || (st = to_pixels(h, &ph)) != IC_OK) return st;
+        if ((st = to_pixels(qw, &ow)) != IC_OK || (st = to_pixels(qh, &oh)) != IC_OK) return st;
+        const double s = fmin((double)pw / ow, (double)ph / oh);
+        w = fmin(pw, floor(ow * s + 0.5));
+        h = fmin(ph, floor(oh * s + 0.5));
         break;
     }
     default: return IC_ERR_INVALID_ARGUMENT;
     }
-    ic_status st = to_pixels(w, width);
+    st = to_pixels(w, width);
     if (st == IC_OK) st = to_pixels(h, height);
     return st;
 }

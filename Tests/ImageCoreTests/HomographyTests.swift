@@ -190,6 +190,36 @@ struct HomographyTests {
         #expect(throws: ImageError.self) { try q.rectifiedSize(.longSide(70000)) }
         #expect(throws: ImageError.self) { try q.rectifiedSize(.pixels(width: 0, height: 3)) }
     }
+
+    /// IC_SIZE_PAPER_FIT (a page cut by the frame: its own aspect, as large as fits in the
+    /// paper) against float64 arithmetic here: the paper's and the quad's own rounded sizes,
+    /// the own size scaled by the smaller ratio, each side rounded and at most the paper's.
+    @Test("rectified size fitted in a paper: the quad's own aspect, as large as fits")
+    func paperFit() throws {
+        func fit(_ quad: Quad, _ paper: Paper, _ dpi: Double) throws -> (Int, Int) {
+            var q = quad.cValue, r = RectifiedSize.paper(paper, dpi: dpi).cValue
+            r.kind = IC_SIZE_PAPER_FIT
+            var w: Int32 = 0, h: Int32 = 0
+            try ImageError.check(ic_rectified_size(&q, &r, &w, &h), "fit")
+            return (Int(w), Int(h))
+        }
+        var rng = SplitMix64(seed: 21)
+        for i in 0..<200 {
+            let x = Double(rng.next() % 900) + 1, y = Double(rng.next() % 900) + 1
+            let quad = Quad([Point(x: 10, y: 10), Point(x: 10 + x, y: 14), Point(x: 6 + x, y: 10 + y), Point(x: 12, y: 8 + y)])
+            let paper = Paper.allCases[i % Paper.allCases.count], dpi = [72.0, 150, 300][i % 3]
+            let (pw, ph) = try quad.rectifiedSize(.paper(paper, dpi: dpi)), (ow, oh) = try quad.rectifiedSize(.natural)
+            let s = min(Double(pw) / Double(ow), Double(ph) / Double(oh))
+            let want = (max(1, min(pw, Int((Double(ow) * s).rounded()))), max(1, min(ph, Int((Double(oh) * s).rounded()))))
+            let got = try fit(quad, paper, dpi)
+            #expect(got == want, "\(quad) \(paper) \(dpi)")
+            #expect(got.0 == pw || got.1 == ph) // as large as fits: one side fills the paper
+        }
+        // A strip a third as tall as wide, in A4 at 150 dpi: landscape, the width filled.
+        #expect(try fit(Quad(width: 900, height: 300), .a4, 150) == (1754, 585))
+        #expect(throws: ImageError.self) { try fit(Quad(width: 900, height: 300), .a4, 0) }
+        #expect(throws: ImageError.self) { try fit(Quad(width: 900, height: 300), .a4, .nan) }
+    }
 }
 
 /// EXIF orientations as plain pixel loops: the displayed pixel (x, y) shows stored pixel

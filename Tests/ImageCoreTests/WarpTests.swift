@@ -431,7 +431,7 @@ struct WarpTests {
             _ = ic_quad_validate(&q, 100, 100, &problem)
             var w: Int32 = 0, h: Int32 = 0
             var req = ic_size_request()
-            req.kind = ic_size_kind(rawValue: UInt32(i % 5))
+            req.kind = ic_size_kind(rawValue: UInt32(i % 6)) // the five kinds and one that is none
             req.width = Int32(truncatingIfNeeded: Int(bitPattern: UInt(rng.next())))
             req.height = 7
             req.long_side = Int32(i)

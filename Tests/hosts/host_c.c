@@ -171,6 +171,15 @@ static int systems(void) {
     ok &= ic_jpeg_decode_size(out.bytes, out.size, &d, &w, &h, NULL) == IC_OK && w == 200 && h == 300;
     printf("host_c: scan %dx%d from crop %dx%d at %d/8, %zu bytes: %s\n", (int)sp.width, (int)sp.height,
            (int)sp.crop.width, (int)sp.crop.height, (int)sp.scale_num, encoded, ok ? "ok" : "FAILED");
+    /* The same corners as a page cut by the photo's edge (ic_page_detection.cut_edges), sized
+     * to A4 at 150 dpi: its own aspect (350 x 340) as large as fits, not the whole sheet. */
+    ic_scan_plan fit;
+    so.size.kind = IC_SIZE_PAPER_FIT;
+    so.size.paper = IC_PAPER_A4;
+    so.size.dpi = 150;
+    ok &= ic_scan_plan_jpeg(jpeg, size, &so, &fit) == IC_OK && fit.page_width == 1276 && fit.page_height == 1240;
+    printf("host_c: a cut page fitted in A4 at 150 dpi: %dx%d: %s\n", (int)fit.page_width, (int)fit.page_height,
+           ok ? "ok" : "FAILED");
     free(block);
     free(tb);
     free(out.bytes);

@@ -166,12 +166,14 @@ public enum Scanner {
     /// extent: then the quad's own aspect (``RectifiedSize/natural``), scaled to the largest
     /// size that fits in the paper (portrait or landscape as the quad), not the visible part
     /// stretched to the whole sheet.
+    /// (The C core's `IC_SIZE_PAPER_FIT`, which C hosts ask for themselves.)
     static func outputSize(_ request: RectifiedSize, quad: Quad, cut: PageDetector.FrameEdges) throws(ImageError) -> RectifiedSize {
         guard !cut.isEmpty, case .paper = request else { return request }
-        let paper = try quad.rectifiedSize(request), own = try quad.rectifiedSize(.natural)
-        let s = min(Double(paper.width) / Double(own.width), Double(paper.height) / Double(own.height))
-        return .pixels(width: max(1, min(paper.width, Int((Double(own.width) * s).rounded()))),
-                       height: max(1, min(paper.height, Int((Double(own.height) * s).rounded()))))
+        var q = quad.cValue, r = request.cValue
+        r.kind = IC_SIZE_PAPER_FIT
+        var w: Int32 = 0, h: Int32 = 0
+        try ImageError.check(ic_rectified_size(&q, &r, &w, &h), "paper-fit size of \(quad) for \(request)")
+        return .pixels(width: Int(w), height: Int(h))
     }
 
     /// The page detected in `image` and the frame edges it runs out of (both automatic paths).

@@ -20,8 +20,7 @@
  *    inside map: its mean inside the quad less its mean just outside the quad's sides (a page
  *    is inside; a text block, a tile or a contour of the scene is not one). A frame edge may
  *    be one side: a page cut by the photo's edge is found with that edge as its side
- *    (`cut_edges`). A best quad that clears `min_confidence` then has its sides moved, a few
- *    cells at most, where that score rises (its score, and so its confidence, kept).
+ *    (`cut_edges`).
  * 4. **Confidence**: the best quad's score through a logistic calibration fitted on the
  *    validation split (training packages, images the network was not trained on): the
  *    estimated probability that every corner is within 1.5 % of the image diagonal. Below
@@ -87,7 +86,10 @@ typedef struct ic_page_detection {
     int32_t work_width; /**< The working image's size (for diagnostics). */
     int32_t work_height;
     int32_t cut_edges;  /**< Frame edges that are a side of the page (the page runs out of the
-                             photo there): 1 top, 2 right, 4 bottom, 8 left; 0 when whole. */
+                             photo there): 1 top, 2 right, 4 bottom, 8 left; 0 when whole.
+                             To rectify such a page to a paper size, ask for
+                             ::IC_SIZE_PAPER_FIT rather than ::IC_SIZE_PAPER (geometry.h),
+                             which would stretch the visible part to the whole sheet. */
     double score;       /**< The best candidate's raw score (set also when not found; 0 when
                              there was no candidate), for calibration and diagnostics. */
 } ic_page_detection;

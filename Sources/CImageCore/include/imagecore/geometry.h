@@ -183,8 +183,13 @@ typedef enum ic_size_kind {
     IC_SIZE_NATURAL = 0,   /**< The quad's own size: mean of opposite side lengths. */
     IC_SIZE_PIXELS = 1,    /**< Exactly `width` x `height`. */
     IC_SIZE_LONG_SIDE = 2, /**< The quad's aspect ratio with the longer side = `long_side`. */
-    IC_SIZE_PAPER = 3      /**< `paper` at `dpi`, portrait when the quad is taller than wide,
+    IC_SIZE_PAPER = 3,     /**< `paper` at `dpi`, portrait when the quad is taller than wide,
                                 else landscape. */
+    IC_SIZE_PAPER_FIT = 4  /**< The quad's own aspect (IC_SIZE_NATURAL), scaled to the largest
+                                size that fits in IC_SIZE_PAPER's size: for a page cut by the
+                                photo's edge (::ic_page_detection's `cut_edges`), whose visible
+                                part is an unknown share of the sheet and would be stretched
+                                to the whole of it. */
 } ic_size_kind;
 
 /** A size request for ::ic_rectified_size. Fields a kind does not use are ignored. */
@@ -193,8 +198,8 @@ typedef struct ic_size_request {
     int32_t width;     /**< IC_SIZE_PIXELS */
     int32_t height;    /**< IC_SIZE_PIXELS */
     int32_t long_side; /**< IC_SIZE_LONG_SIDE */
-    ic_paper paper;    /**< IC_SIZE_PAPER */
-    double dpi;        /**< IC_SIZE_PAPER, > 0 */
+    ic_paper paper;    /**< IC_SIZE_PAPER, IC_SIZE_PAPER_FIT */
+    double dpi;        /**< IC_SIZE_PAPER, IC_SIZE_PAPER_FIT; > 0 */
 } ic_size_request;
 
 /**
@@ -202,7 +207,8 @@ typedef struct ic_size_request {
  * quad's aspect ratio is estimated as (mean length of sides 0-1 and 3-2) : (mean length of
  * sides 0-3 and 1-2), and the request turns it into pixels (each side rounded to nearest,
  * at least 1). Paper at a DPI: side = round(mm / 25.4 * dpi), e.g. A4 at 300 dpi is
- * 2480 x 3508.
+ * 2480 x 3508. Paper fit: with the paper's rounded size P and the quad's rounded own size O,
+ * s = min(Pw / Ow, Ph / Oh) and each side is min(P, round(O * s)), at least 1.
  * @param quad     the page corners.
  * @param request  how the size is chosen.
  * @param width    receives the width.
