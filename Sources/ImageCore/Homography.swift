@@ -120,10 +120,17 @@ public struct Quad: Sendable, Hashable, CustomStringConvertible {
 
     /// The size of the rectified page in the quad's own frame (before any orientation).
     public func rectifiedSize(_ request: RectifiedSize) throws(ImageError) -> (width: Int, height: Int) {
+        try rectifiedSize(request.cValue, for: "\(request)")
+    }
+
+    /// The C core's size for `request`, also of kinds ``RectifiedSize`` has no case for
+    /// (`IC_SIZE_PAPER_FIT`: ``Scanner``'s cut pages).
+    func rectifiedSize(_ request: ic_size_request, for what: @autoclosure () -> String) throws(ImageError) -> (width: Int, height: Int) {
         var q = cValue
-        var r = request.cValue
+        var r = request
         var w: Int32 = 0, h: Int32 = 0
-        try ImageError.check(ic_rectified_size(&q, &r, &w, &h), "rectified size of \(self) for \(request)")
+        let st = ic_rectified_size(&q, &r, &w, &h)
+        if st != IC_OK { try ImageError.check(st, "rectified size of \(self) for \(what())") }
         return (Int(w), Int(h))
     }
 }

@@ -197,11 +197,10 @@ struct HomographyTests {
     @Test("rectified size fitted in a paper: the quad's own aspect, as large as fits")
     func paperFit() throws {
         func fit(_ quad: Quad, _ paper: Paper, _ dpi: Double) throws -> (Int, Int) {
-            var q = quad.cValue, r = RectifiedSize.paper(paper, dpi: dpi).cValue
+            var r = RectifiedSize.paper(paper, dpi: dpi).cValue
             r.kind = IC_SIZE_PAPER_FIT
-            var w: Int32 = 0, h: Int32 = 0
-            try ImageError.check(ic_rectified_size(&q, &r, &w, &h), "fit")
-            return (Int(w), Int(h))
+            let s = try quad.rectifiedSize(r, for: "fit")
+            return (s.width, s.height)
         }
         var rng = SplitMix64(seed: 21)
         for i in 0..<200 {

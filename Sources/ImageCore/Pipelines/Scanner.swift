@@ -169,11 +169,10 @@ public enum Scanner {
     /// (The C core's `IC_SIZE_PAPER_FIT`, which C hosts ask for themselves.)
     static func outputSize(_ request: RectifiedSize, quad: Quad, cut: PageDetector.FrameEdges) throws(ImageError) -> RectifiedSize {
         guard !cut.isEmpty, case .paper = request else { return request }
-        var q = quad.cValue, r = request.cValue
+        var r = request.cValue
         r.kind = IC_SIZE_PAPER_FIT
-        var w: Int32 = 0, h: Int32 = 0
-        try ImageError.check(ic_rectified_size(&q, &r, &w, &h), "paper-fit size of \(quad) for \(request)")
-        return .pixels(width: Int(w), height: Int(h))
+        let s = try quad.rectifiedSize(r, for: "\(request) fitted")
+        return .pixels(width: s.width, height: s.height)
     }
 
     /// The page detected in `image` and the frame edges it runs out of (both automatic paths).
