@@ -110,7 +110,7 @@ detector-venv: .venv-detector/.done
 	.venv-detector/bin/pip install -q -r scripts/detector/requirements.txt
 	touch $@
 
-DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard proxyfont proxybig heldout
+DETECTOR_SPLITS = train hard val valhard val360 valhard360 proxy proxyhard proxyfont proxybig proxywide proxyhardwide heldout
 detector-data: $(foreach s,$(DETECTOR_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 # Each split: the generator's split, then its arguments (README, "Page detection", the table).
 # proxy: photographs of a package in neither split (generate.py's docstring), for design
@@ -126,6 +126,10 @@ DETECTOR_ARGS_proxy = proxy --start 800000 --count 164 --empty 60 --long-side 16
 DETECTOR_ARGS_proxyhard = proxy --start 800000 --count 150 --empty 60 --long-side 1600 --hard
 DETECTOR_ARGS_proxyfont = proxyfont --start 800000 --count 164 --empty 60 --long-side 1600
 DETECTOR_ARGS_proxybig = proxy --start 801000 --count 600 --empty 150 --long-side 1600
+# the wide pair: the proxy's photographs, other seeds, pages only (page-less photos are the other
+# splits'), enough that a change worth a few pages in a thousand shows above the sampling noise
+DETECTOR_ARGS_proxywide = proxy --start 802000 --count 1200 --empty 0 --long-side 1600
+DETECTOR_ARGS_proxyhardwide = proxy --start 802000 --count 600 --empty 0 --long-side 1600 --hard
 DETECTOR_ARGS_heldout = heldout --count 400 --empty 100 --long-side 1600
 # one generator per split at a time (flock): two makes that both need a split (say
 # `make recalibrate-detector` while `make detector-data` runs) wrote the same temporary files
@@ -175,10 +179,10 @@ recalibrate-detector: detector-data
 		--figures $(DETECTOR_DIR)/heldout.json
 
 ## make detector-scores DETECTOR_SCORES=DIR: the current build's scores (no threshold) on the
-## eight design splits into DIR; scripts/detector/compare.py DIR [BASE_DIR] gives their figures
+## ten design splits into DIR; scripts/detector/compare.py DIR [BASE_DIR] gives their figures
 ## at the threshold fitted as recalibrate-detector fits it, and the pages right in one of two
 ## detectors only (design decisions; never the held-out split).
-DETECTOR_DESIGN_SPLITS = val valhard val360 valhard360 proxy proxyhard proxyfont proxybig
+DETECTOR_DESIGN_SPLITS = val valhard val360 valhard360 proxy proxyhard proxyfont proxybig proxywide proxyhardwide
 detector-scores: $(foreach s,$(DETECTOR_DESIGN_SPLITS),$(DETECTOR_DIR)/data/$(s)/labels.jsonl)
 	@test -n "$(DETECTOR_SCORES)" || { echo "detector-scores: set DETECTOR_SCORES=DIR"; exit 2; }
 	mkdir -p $(DETECTOR_SCORES)
