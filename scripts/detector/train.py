@@ -228,12 +228,9 @@ def main():
     if a.procs > 1:
         import tempfile
         import torch.multiprocessing as mp
-        a.rendezvous = tempfile.mktemp(prefix="ic-train-")  # file:// rendezvous: no port to collide
-        try:
+        with tempfile.TemporaryDirectory(prefix="ic-train-") as tmp:  # file:// rendezvous: no port to collide
+            a.rendezvous = os.path.join(tmp, "rendezvous")
             mp.spawn(run, args=(a,), nprocs=a.procs, join=True)
-        finally:
-            if os.path.exists(a.rendezvous):
-                os.remove(a.rendezvous)
     else:
         run(0, a)
 
@@ -243,6 +240,7 @@ def run(rank, a):
     if a.procs > 1:
         dist.init_process_group("gloo", init_method="file://" + a.rendezvous, rank=rank, world_size=a.procs)
     lead = rank == 0
+    say = print if lead else (lambda *args, **kw: None)  # one log, process 0's
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     torch.set_flush_denormal(True)
@@ -256,16 +254,14 @@ def run(rank, a):
             xs, ts = xs + ex, ts + et
             if w == works[0]:
                 hx = eh if hx is None else hashlib.sha256((hx + eh).encode()).hexdigest()
-    if lead:
-        print("data: %d images, sha256 %s, %.0f s" % (len(xs), hx, time.time() - t0), flush=True)
+    say("data: %d images, sha256 %s, %.0f s" % (len(xs), hx, time.time() - t0), flush=True)
     net = BoundaryNet(a.outputs)
     init_epochs = 0
     if a.init:
         ck = torch.load(a.init)
         net.load_state_dict(widen_head(ck["state"], net), strict=True)
         init_epochs = ck.get("epochs", 0)
-        if lead:
-            print("from %s (%d epochs)" % (a.init, init_epochs), flush=True)
+        say("from %s (%d epochs)" % (a.init, init_epochs), flush=True)
     vx = vt = None
     best = float("inf")
     if a.val:
@@ -276,8 +272,7 @@ def run(rank, a):
                 vx, vt = vx + x, vt + t
         vx, vt = vx[rank::a.procs], vt[rank::a.procs]  # each process scores its share
         best = val_loss(net, vx, vt)
-        if lead:
-            print("validation: %d images a process, loss %.4f before" % (len(vx), best), flush=True)
+        say("validation: %d images a process, loss %.4f before" % (len(vx), best), flush=True)
     model = net
     if a.procs > 1:
         model = torch.nn.parallel.DistributedDataParallel(net)
@@ -290,8 +285,7 @@ def run(rank, a):
                     "work": works}, a.out)
     epochs = a.epochs
     if agreed(a.until and time.time() > a.until) and a.init and a.val:  # past the deadline: the --init checkpoint (saved above) stands
-        if lead:
-            print("skipped: past --until", flush=True)
+        say("skipped: past --until", flush=True)
         epochs = 0
     for ep in range(epochs):
         net.train()
@@ -323,17 +317,14 @@ def run(rank, a):
             torch.save(ck, a.out)
         if lead:
             torch.save(ck, a.out + ".last")  # the latest epoch too, for a choice by detect-eval on validation
-            print(line + " (%.0f s)" % (time.time() - t0), flush=True)
+        say(line + " (%.0f s)" % (time.time() - t0), flush=True)
         if agreed(a.max_minutes and time.time() - t0 > 60 * a.max_minutes):
-            if lead:
-                print("stopped: --max-minutes %.0f" % a.max_minutes, flush=True)
+            say("stopped: --max-minutes %.0f" % a.max_minutes, flush=True)
             break
         if agreed(a.until and time.time() > a.until):
-            if lead:
-                print("stopped: past --until", flush=True)
+            say("stopped: past --until", flush=True)
             break
-    if lead:
-        print("done in %.0f s" % (time.time() - t0))
+    say("done in %.0f s" % (time.time() - t0))
     if dist.is_initialized():
         dist.destroy_process_group()
 
