@@ -4,7 +4,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 
 .PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean \
-	detector-venv detector-data train-detector recalibrate-detector detector-scores detector-fixtures
+	detector-venv detector-data train-detector train-ranker recalibrate-detector detector-scores detector-fixtures
 
 all: build
 
@@ -156,6 +156,21 @@ train-detector: detector-data
 		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 120 --steps 100 --max-lr 1e-3 $(DETECTOR_UNTIL) --seed $(DETECTOR_SEED) --max-minutes 40 \
 		--work 192 --work $(DETECTOR_WORK)
 	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
+	$(MAKE) train-ranker
+
+## make train-ranker: the quad search's ranker (scripts/detector/ranker.py) trained on the
+## candidates the current build finds in the training split (train and hard: never the design
+## splits, which judge it), written into Sources/CImageCore/detect_rank_model.c with the tests'
+## reference; then the calibration and the held-out figures (recalibrate-detector). The
+## candidates' inputs do not depend on the ranker: any build's serve.
+DETECTOR_RANK_SPLITS = train hard
+train-ranker: detector-data
+	$(SWIFT) build -c release --product bench
+	mkdir -p $(DETECTOR_DIR)/ranker
+	for s in $(DETECTOR_RANK_SPLITS); do \
+		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_FEATURES=$(DETECTOR_DIR)/ranker/$$s.txt \
+			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(DETECTOR_DIR)/ranker/$$s.log || exit 1; done
+	$(DETECTOR_PY) scripts/detector/ranker.py $(foreach s,$(DETECTOR_RANK_SPLITS),$(DETECTOR_DIR)/data/$(s):$(DETECTOR_DIR)/ranker/$(s).txt)
 	$(MAKE) recalibrate-detector
 
 # the current build's scores on splits $(1) (no threshold: IC_DETECT_SCORES) into $(2)/SPLIT-scores.txt,

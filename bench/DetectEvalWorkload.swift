@@ -14,7 +14,9 @@ import ImageCore
 /// whether it was right, whether the image has a page, its file and, for a page, the largest corner error in % of the
 /// diagonal (detections made with no confidence threshold), for
 /// scripts/detector/calibrate.py; `IC_DETECT_JSON=file` writes the figures as JSON;
-/// `IC_DETECT_WORK=n` sets the working size (default: the detector's);
+/// `IC_DETECT_FEATURES=file` writes each photo's candidates (``PageDetector/candidates(in:)``:
+/// file, rank, score, the four corners, the ranker's inputs), scripts/detector/ranker.py's
+/// training data; `IC_DETECT_WORK=n` sets the working size (default: the detector's);
 /// `IC_DETECT_DUMP=dir` writes each miss (and each false page, "false-" prefixed) with the
 /// true (white) and detected (black) quads, its boundary map and its inside map (`-map.pgm`,
 /// `-inside.pgm`; scripts/detector/misses.py reads them). For the design splits only: never
@@ -78,6 +80,7 @@ enum DetectEval {
         var empty = 0, falsePages = 0, notFound = 0
         var errSum = 0.0, errN = 0, seconds = 0.0, cpuSeconds = 0.0, detections = 0
         var scoreLines = ""
+        var featureLines = ""
         for l in labels {
             let bytes = try FileBytes.read(path: dir + "/" + l.file)
             let image = try BenchInput.decodeJPEG(bytes)
@@ -87,6 +90,14 @@ enum DetectEval {
             cpuSeconds += threadCPUTime() - c0
             detections += 1
             let diag = (Double(l.width * l.width + l.height * l.height)).squareRoot()
+            if env["IC_DETECT_FEATURES"] != nil {
+                for (i, c) in try detector.candidates(in: image).enumerated() {
+                    featureLines += "\(l.file) \(i) " + String(format: "%.17g", c.score)
+                    for p in c.quad.corners { featureLines += String(format: " %.3f %.3f", p.x, p.y) }
+                    for f in c.features { featureLines += String(format: " %.17g", f) }
+                    featureLines += "\n"
+                }
+            }
             guard l.page, let truth = l.corners else {
                 empty += 1
                 if let _ = d.quad, d.confidence >= threshold {
@@ -117,6 +128,7 @@ enum DetectEval {
             if l.occluded == true { occluded.add(ok) }
         }
         if let scoresPath { try scoreLines.write(toFile: scoresPath, atomically: true, encoding: .utf8) }
+        if let featuresPath = env["IC_DETECT_FEATURES"] { try featureLines.write(toFile: featuresPath, atomically: true, encoding: .utf8) }
         let kinds = byKind.keys.sorted().map { "\($0) \(byKind[$0]!.text)" }.joined(separator: ", ")
         let sizes = bySize.keys.sorted().map { "\($0) \(bySize[$0]!.text)" }.joined(separator: ", ")
         let split = (dir as NSString).lastPathComponent

@@ -138,54 +138,98 @@ ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options 
     return ic_detect_maps(image, options, scratch, scratch_size, map, NULL, map_stride);
 }
 
+/* The detection up to the ranked candidates (map coordinates; *n of them, 0: none). */
+static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
+                            size_t scratch_size, ic_dm_geometry *g, opts *o, ic_dq_cand cands[IC_DQ_TOPK],
+                            int32_t *n) {
+    uint8_t *base;
+    float *map, *inside;
+    *n = 0;
+    ic_status st = prepare(image, options, scratch, scratch_size, g, o, &base, &map, &inside);
+    if (st != IC_OK) return st;
+    if (g->w < 16 || g->h < 16) return IC_OK; /* too small to hold a page: not found */
+    const ic__settings set = ic__settings_read();
+    ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw);
+    const double k = g->k;
+    ic_dq_map m = {map, inside, g->mw, g->mh, (size_t)g->mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
+                   (image->height / k + 0.5) / 2, 0, 0};
+    m.fw = m.fx1 - m.fx0;
+    m.fh = m.fy1 - m.fy0;
+    ic_dq_line lines[IC_DQ_LINE_ROOM];
+    *n = ic__dq_search(&m, base, o->min_area, lines, cands);
+    return IC_OK;
+}
+
+static double confidence_of(double score) {
+    const double z = ic__dm_calibration[0] * score + ic__dm_calibration[1];
+    return 1.0 / (1.0 + exp(-z));
+}
+
+/* Candidate c's corners in source pixels, refined and ordered; 0 if they make no quad. */
+static int source_quad(const ic_image *image, const ic_dm_geometry *g, const ic_dq_cand *c, ic_quad *q) {
+    const double k = g->k;
+    ic_point p[4];
+    for (int i = 0; i < 4; i++) {
+        p[i].x = k * (2 * c->q.corner[i].x - 0.5);
+        p[i].y = k * (2 * c->q.corner[i].y - 0.5);
+        /* corners on a frame edge sit exactly on it */
+        p[i].x = p[i].x < 0 ? 0 : p[i].x > image->width ? image->width : p[i].x;
+        p[i].y = p[i].y < 0 ? 0 : p[i].y > image->height ? image->height : p[i].y;
+    }
+    ic__dq_refine(image, g->k, c->frame_sides, p);
+    return ic_quad_order(p, q) == IC_OK;
+}
+
 ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
                          ic_page_detection *out) {
     if (!out) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the result (NULL)");
     memset(out, 0, sizeof *out);
     ic_dm_geometry g;
     opts o;
-    uint8_t *base;
-    float *map, *inside;
-    ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &map, &inside);
+    ic_dq_cand cands[IC_DQ_TOPK];
+    int32_t n;
+    const ic_status st = candidates(image, options, scratch, scratch_size, &g, &o, cands, &n);
     if (st != IC_OK) return st;
     out->work_width = g.w;
     out->work_height = g.h;
-    if (g.w < 16 || g.h < 16) return IC_OK; /* too small to hold a page: not found */
-
-    const ic__settings set = ic__settings_read();
-    ic__dm_run(image, &g, set.cpu, base, map, inside, (size_t)g.mw);
-    const double k = g.k;
-    ic_dq_map m = {map, inside, g.mw, g.mh, (size_t)g.mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
-                   (image->height / k + 0.5) / 2, 0, 0};
-    m.fw = m.fx1 - m.fx0;
-    m.fh = m.fy1 - m.fy0;
-    ic_dq_line lines[IC_DQ_LINE_ROOM];
-    ic_dq_quad best;
-    if (!ic__dq_search(&m, base, o.min_area, lines, &best)) return IC_OK;
-    const double z = ic__dm_calibration[0] * best.score + ic__dm_calibration[1];
-    const double confidence = 1.0 / (1.0 + exp(-z));
-    out->score = best.score;
+    if (n == 0) return IC_OK;
+    const double confidence = confidence_of(cands[0].q.score);
+    out->score = cands[0].q.score;
     if (o.min_confidence >= 0 && !(confidence >= o.min_confidence)) return IC_OK;
-
-    ic_point c[4];
-    int32_t frame_sides = 0, cut = 0;
-    for (int i = 0; i < 4; i++) {
-        c[i].x = k * (2 * best.corner[i].x - 0.5);
-        c[i].y = k * (2 * best.corner[i].y - 0.5);
-        /* corners on a frame edge sit exactly on it */
-        c[i].x = c[i].x < 0 ? 0 : c[i].x > image->width ? image->width : c[i].x;
-        c[i].y = c[i].y < 0 ? 0 : c[i].y > image->height ? image->height : c[i].y;
-        if (lines[best.side[i]].frame) {
-            frame_sides |= 1 << i;
-            cut |= lines[best.side[i]].frame;
-        }
-    }
-    ic__dq_refine(image, g.k, frame_sides, c);
     ic_quad q;
-    if (ic_quad_order(c, &q) != IC_OK) return IC_OK;
+    if (!source_quad(image, &g, &cands[0], &q)) return IC_OK;
     out->found = 1;
     out->quad = q;
     out->confidence = confidence;
-    out->cut_edges = cut;
+    out->cut_edges = cands[0].cut;
+    return IC_OK;
+}
+
+_Static_assert(IC_DETECT_FEATURES == IC_DQ_NF, "the public feature count is the ranker's");
+_Static_assert(IC_DETECT_MAX_CANDIDATES == IC_DQ_TOPK, "the public candidate count is the search's");
+
+ic_status ic_detect_candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
+                               size_t scratch_size, ic_detect_candidate *out, int32_t capacity, int32_t *count) {
+    if (!count) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the count (NULL)");
+    *count = 0;
+    if (capacity < 0 || (capacity > 0 && !out))
+        return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: %d candidates asked for into %s", (int)capacity,
+                          out ? "an array" : "NULL");
+    ic_dm_geometry g;
+    opts o;
+    ic_dq_cand cands[IC_DQ_TOPK];
+    int32_t n;
+    const ic_status st = candidates(image, options, scratch, scratch_size, &g, &o, cands, &n);
+    if (st != IC_OK) return st;
+    for (int32_t i = 0; i < n && *count < capacity; i++) {
+        ic_detect_candidate *c = &out[*count];
+        memset(c, 0, sizeof *c);
+        if (!source_quad(image, &g, &cands[i], &c->quad)) continue;
+        c->score = cands[i].q.score;
+        c->confidence = confidence_of(c->score);
+        c->cut_edges = cands[i].cut;
+        memcpy(c->features, cands[i].f, sizeof c->features);
+        (*count)++;
+    }
     return IC_OK;
 }

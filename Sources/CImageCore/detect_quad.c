@@ -43,9 +43,12 @@
  *    IC_DQ_FOURTH_COST. A short side (a card's, a receipt's end) collects too few Hough votes to
  *    rank among the lines beside long texture lines, and a faint one runs above IC_DQ_RUN_P too
  *    little: the best candidates then hold the page's three other sides and a wrong fourth.
- * 7. The IC_DQ_TOPK best are scored again with the inside map (detect_region.c): its contrast
- *    between the quad's interior and just outside its sides, times IC_DQ_INSIDE_W, is added;
- *    the best of them is the answer. */
+ * 7. The IC_DQ_TOPK best are ranked by a learned ranker (boosted trees, detect_rank.c) on 34
+ *    inputs each (candidate_features): the score so far, the inside map's contrast between
+ *    the quad's interior and just outside its sides (detect_region.c), the sides' terms,
+ *    shape, where the sides came from and how busy the map is. Its score (log-odds that every
+ *    corner is right) orders them; the first is the answer. The hand-weighted score orders
+ *    the search; the ranker only reorders and scores the few it keeps. */
 #include "detect_quad_internal.h"
 
 #include <math.h>
@@ -840,16 +843,113 @@ static void region_candidates(dq_search *s, uint8_t *scratch) {
     }
 }
 
-/* ---- the inside map's rescoring (step 7) ---------------------------------------------------- */
+/* ---- the ranking (step 7) --------------------------------------------------------------- */
 
-/* The inside map's term of candidate q's score: IC_DQ_INSIDE_W times its contrast. */
-static double inside_term(const dq_search *s, const ic_dq_quad *q) {
+/* The ranker's inputs for candidate q (its hand-weighted score in q->score), into f. Their
+ * order is the trees' (scripts/detector/ranker.py trains on what ic_detect_candidates
+ * reports): a new input goes last, and the trees are retrained. f[32] and f[33] are set by
+ * the caller, relative to the other candidates. */
+static void candidate_features(const dq_search *s, const ic_dq_quad *q, int32_t rank, double map_stats[3],
+                               double *f, int32_t *frame_sides_out) {
+    const ic_dq_map *m = s->m;
+    const ic_dq_line *L = s->L;
+    const ic_point *c = q->corner;
     int32_t frame_sides = 0;
-    for (int e = 0; e < 4; e++) frame_sides |= (s->L[q->side[e]].frame != 0) << e;
-    return IC_DQ_INSIDE_W * ic__dq_inside_contrast(s->m, q->corner, frame_sides);
+    for (int e = 0; e < 4; e++) frame_sides |= (L[q->side[e]].frame != 0) << e;
+    *frame_sides_out = frame_sides;
+    double in, out;
+    const double contrast = ic__dq_inside_contrast(m, c, frame_sides, &in, &out);
+    /* each side's terms (a frame edge's side counts 2 in the sorted list: above any map side),
+     * its length, and where its line came from: a Hough line (how far down the ranking), an
+     * other maximum, a fourth side of pass 2, a region's side */
+    double sv[4], len[4], sum = 0, sum_ends = 0, sum_runon = 0, min_ends = 1, max_runon = 0;
+    int32_t scored = 0, frames = 0, from[4] = {0, 0, 0, 0}, last_line = 0;
+    for (int i = 0; i < 4; i++) {
+        const int32_t k = q->side[i];
+        const ic_dq_line *l = &L[k];
+        const ic_point a = c[(i + 3) & 3], b = c[i];
+        len[i] = hypot(b.x - a.x, b.y - a.y);
+        if (l->frame) { frames++; sv[i] = 2.0; continue; }
+        dq_side t;
+        if (!side_terms(l, along(l, a), along(l, b), &t)) t = (dq_side){0, 0, 0, 1};
+        sv[i] = t.side;
+        sum += t.side;
+        sum_ends += t.ends;
+        sum_runon += t.runon;
+        min_ends = fmin(min_ends, t.ends);
+        max_runon = fmax(max_runon, t.runon);
+        scored++;
+        if (k < s->total) { from[0]++; if (k > last_line) last_line = k; }
+        else if (k < s->total + s->nrest) from[1]++;
+        else if (k < IC_DQ_REGION_LINES) from[2]++;
+        else from[3]++;
+    }
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && sv[j] < sv[j - 1]; j--) { const double t = sv[j]; sv[j] = sv[j - 1]; sv[j - 1] = t; }
+    double area2 = 0, min_angle = 180, max_angle = 0, min_len = HUGE_VAL, max_len = 0;
+    for (int i = 0; i < 4; i++) {
+        const ic_point a = c[i], b = c[(i + 1) & 3], d = c[(i + 3) & 3];
+        area2 += a.x * b.y - b.x * a.y;
+        const double ux = b.x - a.x, uy = b.y - a.y, vx = d.x - a.x, vy = d.y - a.y;
+        const double cosine = (ux * vx + uy * vy) / (hypot(ux, uy) * hypot(vx, vy) + 1e-12);
+        const double angle = acos(fmax(-1.0, fmin(1.0, cosine))) * 180 / DQ_PI;
+        min_angle = fmin(min_angle, angle);
+        max_angle = fmax(max_angle, angle);
+        min_len = fmin(min_len, len[i]);
+        max_len = fmax(max_len, len[i]);
+    }
+    const double r02 = fmin(len[0], len[2]) / fmax(1e-9, fmax(len[0], len[2]));
+    const double r13 = fmin(len[1], len[3]) / fmax(1e-9, fmax(len[1], len[3]));
+    f[0] = q->score;                      /* the hand-weighted score (steps 3-6) */
+    f[1] = contrast;                      /* the inside map's contrast, and its two means */
+    f[2] = in;
+    f[3] = out;
+    f[4] = frames;                        /* frame edges among the sides */
+    f[5] = fabs(area2) / 2 / (m->fw * m->fh); /* share of the frame */
+    for (int i = 0; i < 4; i++) f[6 + i] = sv[i]; /* the sides' terms, ascending */
+    f[10] = scored ? sum / scored : 0;
+    f[11] = min_ends;
+    f[12] = max_runon;
+    f[13] = scored ? sum_ends / scored : 0;
+    f[14] = scored ? sum_runon / scored : 0;
+    f[15] = min_len / s->diag;            /* the shortest and longest side, in map diagonals */
+    f[16] = max_len / s->diag;
+    f[17] = fmin(r02, r13);               /* the least ratio of opposite sides */
+    f[18] = min_angle;                    /* interior angles, degrees */
+    f[19] = max_angle;
+    f[20] = from[0];                      /* sides from Hough lines, other maxima, pass 2, regions */
+    f[21] = from[1];
+    f[22] = from[2];
+    f[23] = from[3];
+    f[24] = last_line;                    /* the lowest-ranked Hough line among the sides */
+    f[25] = rank;                         /* by the hand-weighted score */
+    f[26] = q->score - s->top[0].score;
+    f[27] = q->score + IC_DQ_INSIDE_W * contrast; /* the score the detector ranked by before */
+    f[28] = map_stats[0];                 /* the whole map: mean boundary and inside probability, */
+    f[29] = map_stats[1];                 /* share of cells above 0.5 */
+    f[30] = map_stats[2];
+    f[31] = s->ntop;
 }
 
-int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_quad *best) {
+/* The whole map's mean boundary probability, mean inside probability and share of boundary
+ * cells above 0.5 (how busy the scene is): three of the ranker's inputs. */
+static void map_stats(const ic_dq_map *m, double st[3]) {
+    double p = 0, in = 0, high = 0;
+    for (int32_t y = 0; y < m->h; y++) {
+        const float *r = m->p + (size_t)y * m->stride, *ri = m->inside + (size_t)y * m->stride;
+        for (int32_t x = 0; x < m->w; x++) {
+            p += r[x];
+            in += ri[x];
+            high += r[x] > 0.5f;
+        }
+    }
+    const double cells = (double)m->w * m->h;
+    st[0] = p / cells;
+    st[1] = in / cells;
+    st[2] = high / cells;
+}
+
+int32_t ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L, ic_dq_cand out[IC_DQ_TOPK]) {
     dq_layout lay;
     lay_out(m->w, m->h, &lay);
     dq_search s = {.m = m, .min_area = min_area, .L = L, .nt = lay.nt, .nrho = lay.nrho, .diag = lay.diag, .used = IC_DQ_NL};
@@ -883,11 +983,29 @@ int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_l
     for (int32_t q = 0; q < nseeds; q++) {
         for (int i = 0; i < 4; i++) replace_side(&s, &seeds[q], i);
     }
-    /* the best few scored again with the inside map */
+    /* the best few ranked by the learned ranker on their inputs (step 7) */
+    double st[3];
+    if (s.ntop) map_stats(m, st);
+    double best_final = -HUGE_VAL, best_contrast = -HUGE_VAL;
     for (int32_t i = 0; i < s.ntop; i++) {
-        ic_dq_quad *q = &s.top[i];
-        q->score += inside_term(&s, q);
-        if (i == 0 || q->score > best->score) *best = *q;
+        out[i].q = s.top[i];
+        candidate_features(&s, &s.top[i], i, st, out[i].f, &out[i].frame_sides);
+        out[i].cut = 0;
+        for (int e = 0; e < 4; e++) out[i].cut |= L[s.top[i].side[e]].frame;
+        best_final = fmax(best_final, out[i].f[27]);
+        best_contrast = fmax(best_contrast, out[i].f[1]);
     }
-    return s.ntop > 0;
+    for (int32_t i = 0; i < s.ntop; i++) {
+        out[i].f[32] = out[i].f[27] - best_final;
+        out[i].f[33] = out[i].f[1] - best_contrast;
+        out[i].q.score = ic__dq_rank(out[i].f);
+    }
+    /* best first (the earlier of equals first: stable) */
+    for (int32_t i = 1; i < s.ntop; i++)
+        for (int32_t j = i; j > 0 && out[j].q.score > out[j - 1].q.score; j--) {
+            const ic_dq_cand t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return s.ntop;
 }

@@ -88,13 +88,38 @@ typedef struct ic_dq_quad {
     double score;
 } ic_dq_quad;
 
+/* A candidate as the search returns it: its quad (q.score: the ranker's score, the log-odds
+ * that every corner is right), the ranker's inputs (candidate_features in detect_quad.c) and
+ * which of its sides are frame edges. */
+enum { IC_DQ_NF = 34 };
+typedef struct ic_dq_cand {
+    ic_dq_quad q;
+    double f[IC_DQ_NF];
+    int32_t frame_sides; /* bit i: side i is a frame edge */
+    int32_t cut;         /* their frame bits (1 top, 2 right, 4 bottom, 8 left) */
+} ic_dq_cand;
+
 /* Scratch bytes of the search for a mw x mh map. */
 IC_INTERNAL size_t ic__dq_scratch(int32_t mw, int32_t mh);
 
-/* Lines of the map into L (room for IC_DQ_LINE_ROOM) and the best quad over them; returns 0
- * when no candidate is a valid page shape. */
-IC_INTERNAL int ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L,
-                              ic_dq_quad *best);
+/* Lines of the map into L (room for IC_DQ_LINE_ROOM) and the best candidates over them into
+ * `out`, ranked (best first); returns their number (0: no valid page shape). */
+IC_INTERNAL int32_t ic__dq_search(const ic_dq_map *m, uint8_t *scratch, double min_area, ic_dq_line *L,
+                                  ic_dq_cand out[IC_DQ_TOPK]);
+
+/* The ranker: boosted regression trees over a candidate's inputs f (detect_rank.c; the trees
+ * are generated into detect_rank_model.c by scripts/detector/ranker.py). A node sends f to
+ * `left` when f[feature] <= threshold, else to `right`; a child >= 0 is a node, < 0 the leaf
+ * ~child. The score is the sum of one leaf's value per tree (LightGBM's raw score). */
+typedef struct ic_dq_rank_node {
+    int32_t feature, left, right;
+    double threshold;
+} ic_dq_rank_node;
+extern const int32_t ic__dq_rank_trees;
+extern const int32_t ic__dq_rank_root[];
+extern const ic_dq_rank_node ic__dq_rank_nodes[];
+extern const double ic__dq_rank_leaves[];
+IC_INTERNAL double ic__dq_rank(const double f[IC_DQ_NF]);
 
 /* Refines the sides of `quad` (source coordinates; side i ends at corner i) against the
  * source image's luma at a finer step than the working image's pixel (k / 4 source px):
@@ -104,8 +129,10 @@ IC_INTERNAL void ic__dq_refine(const ic_image *image, int32_t k, int32_t frame_s
 
 /* The inside map's contrast for the quad with corners c (corner i ends side i; bit i of
  * `frame_sides`: side i is a frame edge): its mean over the quad's interior less its mean
- * in a band just outside the sides that are not frame edges, in [-1, 1] (detect_region.c). */
-IC_INTERNAL double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t frame_sides);
+ * in a band just outside the sides that are not frame edges, in [-1, 1] (detect_region.c).
+ * The two means into *in and *out when not NULL (out: 0 when every side is a frame edge). */
+IC_INTERNAL double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t frame_sides, double *in,
+                                          double *out);
 
 /* Scratch bytes of ic__dq_inside_regions for a mw x mh map. */
 IC_INTERNAL size_t ic__dq_region_scratch(int32_t mw, int32_t mh);

@@ -13,7 +13,8 @@ enum { IC_DR_GRID = 8 };             /* samples per direction inside, per side o
 static const double IC_DR_OUT = 2.0; /* the outside band's distance from a side (cells) */
 static const float IC_DR_INSIDE_P = 0.5f; /* a region's cells are inside a page with at least this probability */
 
-double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t frame_sides) {
+double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t frame_sides, double *in_mean,
+                              double *out_mean) {
     /* interior: a G x G grid of the bilinear patch over the corners */
     double in = 0;
     for (int j = 0; j < IC_DR_GRID; j++)
@@ -44,6 +45,8 @@ double ic__dq_inside_contrast(const ic_dq_map *m, const ic_point c[4], int32_t f
             n++;
         }
     }
+    if (in_mean) *in_mean = in;
+    if (out_mean) *out_mean = n ? out / n : 0;
     return n ? in - out / n : in;
 }
 

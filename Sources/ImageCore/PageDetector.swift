@@ -133,6 +133,45 @@ public struct PageDetector: Sendable, Hashable {
                          cutEdges: FrameEdges(rawValue: Int(out.cut_edges)), score: out.score)
     }
 
+    /// One of the best candidate pages (``candidates(in:)``).
+    public struct Candidate: Sendable, Hashable {
+        /// Its corners (clockwise from the top-left), refined as a detection's are.
+        public var quad: Quad
+        /// The calibrated confidence (as ``Detection/confidence``), whatever the threshold.
+        public var confidence: Double
+        /// Frame edges that are a side of it.
+        public var cutEdges: FrameEdges
+        /// The ranker's raw score (log-odds before calibration).
+        public var score: Double
+        /// The ranker's inputs (their meaning: detect_quad.c's `candidate_features`; they may
+        /// change between versions), for training it (scripts/detector/ranker.py).
+        public var features: [Double]
+    }
+
+    /// The best candidate pages in `image`, best first, with no confidence threshold (at most
+    /// 8): alternatives to offer when the detected page is wrong. The first is the page
+    /// ``detection(in:)`` reports when its confidence reaches ``minimumConfidence``.
+    public func candidates(in image: borrowing PixelBuffer) throws(ImageError) -> [Candidate] {
+        let bytes = try scratchSize(width: image.width, height: image.height)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var o = options
+        var out = [ic_detect_candidate](repeating: ic_detect_candidate(), count: Int(IC_DETECT_MAX_CANDIDATES))
+        var n: Int32 = 0
+        let st = out.withUnsafeMutableBufferPointer { c in
+            image.withUnsafeImage { img in
+                ic_detect_candidates(img, &o, scratch.baseAddress, scratch.count, c.baseAddress, Int32(c.count), &n)
+            }
+        }
+        try ImageError.check(st, "page candidates in \(image.width)x\(image.height) \(image.format)")
+        return out.prefix(Int(n)).map { c in
+            var f = c.features
+            let features = withUnsafeBytes(of: &f) { Array($0.bindMemory(to: Double.self)) }
+            return Candidate(quad: Quad(c.quad), confidence: c.confidence, cutEdges: FrameEdges(rawValue: Int(c.cut_edges)),
+                             score: c.score, features: features)
+        }
+    }
+
     /// The learned boundary map of `image`: per cell (half the working resolution), the
     /// probability that it lies on a page boundary; `width` × `height` cells, row-major.
     public func boundaryMap(of image: borrowing PixelBuffer) throws(ImageError) -> (width: Int, height: Int, values: [Float]) {

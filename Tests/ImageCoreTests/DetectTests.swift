@@ -225,6 +225,44 @@ struct DetectTests {
         #expect(reported >= 1)
     }
 
+    /// The candidates are the ranker's: best first, the first the detection's page (same
+    /// corners, score and confidence), each confidence the calibration of its score, the inputs
+    /// as many as the C header says; the C entry point checks its arguments.
+    @Test("candidates: best first, the first is the detected page, arguments checked")
+    func candidates() throws {
+        let image = try JPEG.decode([UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("detect-proxy-form.jpg"))), format: .rgba8)
+        let detector = PageDetector()
+        let d = try detector.detection(in: image)
+        let cs = try detector.candidates(in: image)
+        #expect(cs.count >= 2 && cs.count <= Int(IC_DETECT_MAX_CANDIDATES))
+        let first = try #require(cs.first)
+        #expect(first.quad == d.quad && first.score == d.score && first.confidence == d.confidence && first.cutEdges == d.cutEdges)
+        for (a, b) in zip(cs, cs.dropFirst()) { #expect(a.score >= b.score) }
+        for c in cs {
+            #expect(c.features.count == Int(IC_DETECT_FEATURES))
+            #expect(c.features.allSatisfy { $0.isFinite })
+            #expect((c.confidence > 0 && c.confidence < 1) && (c.confidence < first.confidence) == (c.score < first.score))
+        }
+        // a page-less background: candidates, all below the threshold
+        let bg = try Self.load("background-wood.pgm")
+        for c in try detector.candidates(in: bg) { #expect(c.confidence < PageDetector.defaultMinimumConfidence) }
+        // the C entry point's arguments
+        let bytes = try detector.scratchSize(width: image.width, height: image.height)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 64)
+        defer { scratch.deallocate() }
+        var n: Int32 = -1
+        image.withUnsafeImage { img in
+            #expect(ic_detect_candidates(img, nil, scratch.baseAddress, bytes, nil, 0, &n) == IC_OK && n == 0)
+            #expect(ic_detect_candidates(img, nil, scratch.baseAddress, bytes, nil, 1, &n) == IC_ERR_INVALID_ARGUMENT)
+            var one = ic_detect_candidate()
+            #expect(ic_detect_candidates(img, nil, scratch.baseAddress, bytes, &one, -1, &n) == IC_ERR_INVALID_ARGUMENT)
+            #expect(ic_detect_candidates(img, nil, scratch.baseAddress, bytes, &one, 1, nil) == IC_ERR_INVALID_ARGUMENT)
+            #expect(ic_detect_candidates(img, nil, scratch.baseAddress, bytes - 1, &one, 1, &n) == IC_ERR_BUFFER_TOO_SMALL)
+            #expect(ic_detect_candidates(img, nil, scratch.baseAddress, bytes, &one, 1, &n) == IC_OK && n == 1)
+            #expect(one.score == first.score)
+        }
+    }
+
     @Test("scratch: too small is refused, contents never matter, options are checked")
     func scratch() throws {
         let bg = try Self.load("background-ladybird.pgm")

@@ -1,5 +1,6 @@
-/* The boundary map's convolution row kernels on layer shapes the network does not have, and
- * the reduction's column sums at every width class and box height
+/* The boundary map's convolution row kernels on layer shapes the network does not have, the
+ * reduction's column sums at every width class and box height, and the quad search's ranker
+ * against LightGBM's scores
  * (linked statically: the kernels are internal). The Swift tests compare the scalar and AVX2
  * kernels on the network's own layers, which the AVX2 file specialises (3x3 stride 1 and 2,
  * 1x1 stride 1, channel counts multiples of 4); this test reaches the rest: the generic
@@ -8,6 +9,8 @@
  * as the scalar reference's (detect_map_internal.h's contract), and the reference must agree
  * with the same sums in double precision within float rounding. */
 #include "detect_map_internal.h"
+#include "detect_quad_internal.h"
+#include "detect_rank_reference.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -134,7 +137,25 @@ static void one_box(int32_t rows, size_t n, int fill) {
     free(src); free(ref); free(vec);
 }
 
+/* The ranker's trees (detect_rank_model.c) against LightGBM's own raw scores on inputs from
+ * its training data (detect_rank_reference.h, both written by scripts/detector/ranker.py):
+ * the same sum of the same leaves, so within double rounding of the sum. */
+static void ranker_reference(void) {
+    for (int i = 0; i < RANK_REF_N; i++) {
+        snprintf(g_ctx, sizeof g_ctx, "ranker reference %d", i);
+        const double s = ic__dq_rank(rank_ref_inputs[i]);
+        CHECK(fabs(s - rank_ref_scores[i]) <= 1e-9 * (1 + fabs(rank_ref_scores[i])));
+    }
+    /* the scores are not all alike: a ranker of constant output would pass the above only if
+     * LightGBM's were constant too */
+    double lo = rank_ref_scores[0], hi = lo;
+    for (int i = 1; i < RANK_REF_N; i++) { lo = fmin(lo, rank_ref_scores[i]); hi = fmax(hi, rank_ref_scores[i]); }
+    snprintf(g_ctx, sizeof g_ctx, "ranker reference spread");
+    CHECK(hi - lo > 1.0);
+}
+
 int main(void) {
+    ranker_reference();
     /* the 64-column blocks, the 16-column ones and the tail, one row to the 16-bit limit */
     static const int32_t box_rows[] = {1, 2, 14, 257};
     static const size_t box_widths[] = {1, 15, 16, 17, 63, 64, 65, 95, 200};

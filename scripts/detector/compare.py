@@ -8,7 +8,7 @@ DETECTOR_SCORES=DIR`: `bench detect-eval` with IC_DETECT_SCORES, no threshold, o
 Makefile's DETECTOR_DESIGN_SPLITS); the splits compared are the scores files DIR holds (and
 BASE_DIR too, given one), so the list lives in the Makefile alone. The confidence is
 fitted and the threshold chosen on them exactly as `make recalibrate-detector` does
-(`calibrate.py --scores-dir`: val + val360, the threshold's page-less photos from valhard + valhard360 too),
+(`calibrate.py --scores-dir`: val, val360, valhard and valhard360),
 then for each split: the share of pages right at that threshold (every corner within 1.5 %
 of the diagonal), of pages whose best candidate is right whatever its confidence, and the
 false pages. With BASE_DIR (another detector's scores, calibrated the same way on its own):

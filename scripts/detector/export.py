@@ -67,10 +67,10 @@ def reference_inputs():
 
 def calibration_lines(cal):
     """The header lines and the constants that carry the calibration and the threshold."""
-    header = [" * Confidence calibration (%s split, 1600 and 360 px photos, at the default working size, IC_DM_WORK):"
+    header = [" * Confidence calibration (%s split, plain and hard, 1600 and 360 px photos, at the default working"
               % cal.get("split", "train"),
-              " * sigmoid(%.6g * score + %.6g)." % (cal["a"], cal["b"]),
-              " * Default min_confidence %.2f: the lowest of 0.30, 0.35, ... 0.90 with at most 2 %% false pages on the"
+              " * size, IC_DM_WORK) of the ranker's score (detect_rank_model.c): sigmoid(%.6g * score + %.6g)." % (cal["a"], cal["b"]),
+              " * Default min_confidence %.2f: the lowest of 0.05, 0.10, ... 0.90 with at most 2 %% false pages on the"
               % cal.get("min_confidence", 0.7)]
     consts = ["const double ic__dm_calibration[2] = {%.17g, %.17g};" % (cal["a"], cal["b"]),
               "const double ic__dm_min_confidence = %.2f;" % cal.get("min_confidence", 0.7)]
@@ -86,9 +86,9 @@ def keep_weights(path, cal, figures):
     src = open(path).read().split("\n")
     header, consts = calibration_lines(cal)
     at = {key: next(i for i, l in enumerate(src) if l.startswith(key)) for key in
-          (" * Confidence calibration (", " * sigmoid(", " * Default min_confidence", " * Held-out split figures",
+          (" * Confidence calibration (", " * size, IC_DM_WORK)", " * Default min_confidence", " * Held-out split figures",
            "const double ic__dm_calibration", "const double ic__dm_min_confidence")}
-    src[at[" * Confidence calibration ("]], src[at[" * sigmoid("]], src[at[" * Default min_confidence"]] = header
+    src[at[" * Confidence calibration ("]], src[at[" * size, IC_DM_WORK)"]], src[at[" * Default min_confidence"]] = header
     src[at["const double ic__dm_calibration"]], src[at["const double ic__dm_min_confidence"]] = consts
     start = at[" * Held-out split figures"]
     end = next(i for i in range(start, len(src)) if src[i] == " */")

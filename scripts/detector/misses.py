@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Sorts a design split's misses into those the map limits and those the quad search does.
 
-    misses.py SPLIT_DIR DUMP_DIR [--model Sources/CImageCore/detect_model.c]
+    misses.py SPLIT_DIR DUMP_DIR [--bar SCORE]
 
 DUMP_DIR is written by `IC_DETECT_DUMP=DUMP_DIR IC_DETECT_DATA=SPLIT_DIR bench detect-eval`:
 each missed page's boundary and inside maps (p x 255). For each miss this scores the *true*
 quad on those maps as detect_quad.c scores a candidate (each side's mean and second-weakest
 quarter, the weakest side, the corners' ends, the run-on past them, a frame edge unscored,
 plus IC_DQ_INSIDE_W x the inside map's contrast), each side moved by up to a cell across
-itself to the map's ridge (the search's lines are refitted to it), and maps the score through
-the calibration of detect_model.c (the score's weights and lengths are read from detect_quad.c
-and detect_region.c, so that the two cannot drift apart). A true quad below the default
-threshold means the map does not carry the page (no search can find it at that
-confidence); above it, the search missed a quad it could have kept. An estimate: the maps are
-quantized to 1/255 and the snap is a grid of quarter cells. Use it on the training, validation
+itself to the map's ridge (the search's lines are refitted to it), and compares that
+hand-weighted score with HAND_SCORE_BAR (the score's weights and lengths are read from
+detect_quad.c and detect_region.c, so that the two cannot drift apart). A true quad below it
+means the map does not carry the page; above it, the search (or the ranker) missed a quad it
+could have kept. An estimate: the maps are quantized to 1/255, the snap is a grid of quarter
+cells, and the ranker that now chooses reads more than this score. Use it on the training, validation
 and proxy splits only, never on the held-out split (README, "Page detection").
 """
 import glob
@@ -122,12 +122,16 @@ def inside_contrast(Mi, c, frame_sides, fw, fh):
                 out.append(sample(Mi, x, y))
     return inn - (sum(out) / len(out) if out else 0.0)
 
+# The hand-weighted score (steps 3-6 of detect_quad.c, plus the inside map's term) at which the
+# detector before the ranker reached its threshold (sigmoid(9.979 s - 6.794) >= 0.40). The
+# ranker (step 7) reads more than this score, so the sorting is an estimate of where a miss
+# is lost; --bar sets another.
+HAND_SCORE_BAR = 0.640
+
 
 def main():
     split, dump = sys.argv[1], sys.argv[2]
-    model = open(arg("--model", os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "CImageCore", "detect_model.c"))).read()
-    a, b = map(float, re.search(r"ic__dm_calibration\[2\] = \{([^,]+), ([^}]+)\}", model).groups())
-    thr = float(re.search(r"ic__dm_min_confidence = ([0-9.]+)", model).group(1))
+    thr = float(arg("--bar", HAND_SCORE_BAR))
     labels = {os.path.basename(l["file"]): l for l in map(json.loads, open(os.path.join(split, "labels.jsonl")))}
     rows, counts = [], {"map": 0, "search": 0}
     for path in sorted(glob.glob(os.path.join(dump, "*-map.pgm"))):
@@ -156,13 +160,13 @@ def main():
             ts.append(max((side_terms(M, (p[0] + nx * o, p[1] + ny * o), (q[0] + nx * o, q[1] + ny * o))
                            for o in np.arange(-1, 1.01, .25)), key=lambda t: t[0]))
         score = combine(ts) + C["IC_DQ_INSIDE_W"] * inside_contrast(Mi, c, frame_sides, fw, fh)
-        conf = 1 / (1 + math.exp(-max(-50.0, min(50.0, a * score + b)))) if score > -math.inf else 0.0
-        kind = "search" if conf >= thr else "map"
+        conf = score
+        kind = "search" if score >= thr else "map"
         counts[kind] += 1
         rows.append((name, l.get("kind"), kind, conf, [round(float(t[0]), 2) if t else None for t in ts]))
     for name, kind, limit, conf, sides in rows:
-        print("%s %-8s %-6s true quad's confidence %.2f, its sides' support %s" % (name, kind, limit, conf, sides))
-    print("%d misses: %d limited by the map (the true quad below the threshold %.2f), %d by the search"
+        print("%s %-8s %-6s true quad's hand-weighted score %.3f, its sides' support %s" % (name, kind, limit, conf, sides))
+    print("%d misses: %d limited by the map (the true quad's hand-weighted score below %.3f), %d by the search"
           % (len(rows), counts["map"], thr, counts["search"]))
 
 

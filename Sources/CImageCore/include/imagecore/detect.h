@@ -16,13 +16,15 @@
  * 3. **Quad search**: Hough lines of the map plus the four frame edges; candidate quads of
  *    two pairs of roughly opposite lines, convex, inside the frame, at least `min_area`,
  *    scored by the map's mean probability along each side (mean and weakest side), near the
- *    corners, less what runs on past the corners. The best few are scored again with the
- *    inside map: its mean inside the quad less its mean just outside the quad's sides (a page
- *    is inside; a text block, a tile or a contour of the scene is not one). A frame edge may
- *    be one side: a page cut by the photo's edge is found with that edge as its side
- *    (`cut_edges`).
- * 4. **Confidence**: the best quad's score through a logistic calibration fitted on the
- *    validation split (training packages, images the network was not trained on): the
+ *    corners, less what runs on past the corners. The best 8 are ranked by a learned ranker
+ *    (boosted trees over 34 inputs each: that score, the inside map's mean inside the quad
+ *    less its mean just outside the quad's sides — a page is inside; a text block, a tile or a
+ *    contour of the scene is not one — the sides' terms, the shape, how busy the map is;
+ *    trained on the training split's candidates, generated into detect_rank_model.c); its
+ *    score orders them (::ic_detect_candidates returns them). A frame edge may be one side: a
+ *    page cut by the photo's edge is found with that edge as its side (`cut_edges`).
+ * 4. **Confidence**: the ranker's score of the best through a logistic calibration fitted on
+ *    the validation split (training packages, images the network was not trained on): the
  *    estimated probability that every corner is within 1.5 % of the image diagonal. Below
  *    `min_confidence` (default ::ic_detect_default_min_confidence, chosen on the validation
  *    split) the result is "not found".
@@ -173,6 +175,45 @@ IC_API ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *
  */
 IC_API ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options, void *scratch,
                          size_t scratch_size, ic_page_detection *out);
+
+/** Candidates ::ic_detect_candidates reports, at most. */
+#define IC_DETECT_MAX_CANDIDATES 8
+/** Inputs of the candidates' learned ranking (::ic_detect_candidate::features). */
+#define IC_DETECT_FEATURES 34
+
+/** One of the best candidate pages (::ic_detect_candidates). */
+typedef struct ic_detect_candidate {
+    ic_quad quad;       /**< Corners in source pixel coordinates, clockwise from the top-left
+                             (smallest x + y), refined as ::ic_detect_page refines its page. */
+    double score;       /**< The ranker's score (log-odds that every corner is within 1.5 % of
+                             the diagonal, before calibration); the first candidate's is
+                             ::ic_page_detection::score. */
+    double confidence;  /**< The calibrated confidence of `score`, as ::ic_page_detection's. */
+    int32_t cut_edges;  /**< As ::ic_page_detection::cut_edges. */
+    double features[IC_DETECT_FEATURES]; /**< The ranker's inputs (what they are:
+                             detect_quad.c, candidate_features; they may change between
+                             versions), for training the ranker (scripts/detector/ranker.py). */
+} ic_detect_candidate;
+
+/**
+ * The best candidate pages in `image`, best first, with no confidence threshold: the
+ * alternatives a user interface can offer when ::ic_detect_page's page is wrong, and the
+ * ranker's training data. The first is the page ::ic_detect_page reports when its confidence
+ * reaches the threshold. Arguments as ::ic_detect_page's.
+ * @param image         a valid GRAY8, RGB8, RGBA8, I420 or NV12 image.
+ * @param options       NULL = defaults (min_confidence is not applied).
+ * @param scratch       at least ::ic_detect_scratch_size bytes (any alignment).
+ * @param scratch_size  its size.
+ * @param out           receives up to `capacity` candidates; may be NULL when `capacity` is 0.
+ * @param capacity      room in `out`, >= 0 (::IC_DETECT_MAX_CANDIDATES is the most there are).
+ * @param count         receives the number written (0: no candidate).
+ * @return IC_OK; IC_ERR_INVALID_ARGUMENT for bad descriptors, options, pointers or a negative
+ *         `capacity`; IC_ERR_UNSUPPORTED for other formats; IC_ERR_BUFFER_TOO_SMALL when
+ *         `scratch_size` is too small.
+ */
+IC_API ic_status ic_detect_candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
+                                      size_t scratch_size, ic_detect_candidate *out, int32_t capacity,
+                                      int32_t *count);
 
 #ifdef __cplusplus
 } /* extern "C" */
