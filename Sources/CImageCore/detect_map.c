@@ -75,6 +75,7 @@ size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width) {
 /* ---- the working image --------------------------------------------------------------------- */
 
 typedef void (*column_sums_fn)(const uint8_t *, size_t, int32_t, uint16_t *, size_t);
+typedef void (*box_sums4_fn)(const uint16_t *, int32_t, int32_t, uint32_t *);
 
 /* Box sums of rows [r0, r1) of a plane, `n` bytes a row, as 16-bit sums of up to 257 rows
  * (257 * 255 < 2^16). A box of at most 257 rows (every box of the default working size:
@@ -141,7 +142,7 @@ static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
     out[2 * plane] = norm(cr);
 }
 
-static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, column_sums_fn cols) {
+static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, column_sums_fn cols, box_sums4_fn box4) {
     const int32_t k = g->k, w = g->w, h = g->h;
     const uint32_t n = (uint32_t)k * (uint32_t)k, half = n / 2;
     const divider dn = divider_of(n);
@@ -152,6 +153,15 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
         for (int32_t j = 0; j < h; j++) {
             const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols);
             float *o = t->data + (ptrdiff_t)j * t->stride;
+            if (p16 && ch == 4) {
+                /* RGBA (the decoders' usual output): the box sums by a row kernel, into the
+                 * 32-bit sums (unused when box_rows returns 16-bit ones; room for w k ch) */
+                box4(p16, k, w, s);
+                for (int32_t i = 0; i < w; i++)
+                    ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn), o + i,
+                        t->plane);
+                continue;
+            }
             for (int32_t i = 0; i < w; i++) {
                 const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
                 uint32_t sum[3];
@@ -234,13 +244,15 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     memset(t0, 0, L.bytes - (size_t)(t0 - scratch));
     conv_fn fn = ic__dm_conv_row_c;
     column_sums_fn cols = ic__dm_column_sums_c;
+    box_sums4_fn box4 = ic__dm_box_sums4_c;
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
         fn = ic__dm_conv_row_avx2;
         cols = ic__dm_column_sums_avx2;
+        box4 = ic__dm_box_sums4_avx2;
     }
 #endif
-    reduce(image, g, &L, cols);
+    reduce(image, g, &L, cols, box4);
     conv(fn, 0, &L.in, &L.a, 1);
     conv(fn, 1, &L.a, &L.s1, 1);
     conv(fn, 2, &L.s1, &L.qa, 1);

@@ -168,4 +168,27 @@ void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, ui
     }
     if (i < n) ic__dm_column_sums_c(src + i, stride, rows, sums + i, n - i);
 }
+
+/* Two pixels (8 lanes of 16 bits) widened to 32 bits a step, four steps in flight; the two
+ * halves (even and odd pixels) and the four accumulators folded at the end. */
+IC_TARGET_AVX2
+void ic__dm_box_sums4_avx2(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out) {
+    for (int32_t i = 0; i < w; i++) {
+        const uint16_t *p = sums + (size_t)4 * i * k;
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+        int32_t x = 0;
+        for (; x + 8 <= k; x += 8, p += 32) {
+            a0 = _mm256_add_epi32(a0, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)));
+            a1 = _mm256_add_epi32(a1, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p + 8))));
+            a2 = _mm256_add_epi32(a2, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p + 16))));
+            a3 = _mm256_add_epi32(a3, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p + 24))));
+        }
+        for (; x + 2 <= k; x += 2, p += 8)
+            a0 = _mm256_add_epi32(a0, _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p)));
+        a0 = _mm256_add_epi32(_mm256_add_epi32(a0, a1), _mm256_add_epi32(a2, a3));
+        __m128i r = _mm_add_epi32(_mm256_castsi256_si128(a0), _mm256_extracti128_si256(a0, 1));
+        if (x < k) r = _mm_add_epi32(r, _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)p))); /* the odd pixel */
+        _mm_storeu_si128((__m128i *)(out + 4 * (size_t)i), r);
+    }
+}
 #endif

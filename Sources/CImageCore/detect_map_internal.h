@@ -62,6 +62,14 @@ IC_INTERNAL void ic__dm_column_sums_c(const uint8_t *src, size_t stride, int32_t
 IC_INTERNAL void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n);
 #endif
 
+/* Reduction kernel: the box sums across a row of 4-channel pixels (RGBA) from their 16-bit
+ * column sums: out[4 i + j] = sum over x < k of sums[4 (i k + x) + j], for i < w, j < 4 (the
+ * fourth channel summed too, unused: four lanes a pixel). At most 65 535 k, so 32 bits. */
+IC_INTERNAL void ic__dm_box_sums4_c(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out);
+#if IC_X86
+IC_INTERNAL void ic__dm_box_sums4_avx2(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out);
+#endif
+
 /* Working geometry: box k, working w x h, map mw x mh (see scripts/detector/workgeom.py). */
 typedef struct ic_dm_geometry {
     int32_t k, w, h, mw, mh;

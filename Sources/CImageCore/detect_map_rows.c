@@ -1,5 +1,5 @@
 /* Scalar reference row kernels of the boundary map: convolution rows and the reduction's
- * column sums. The AVX2 kernels (detect_map_avx2.c) compute the same bits. */
+ * column and box sums. The AVX2 kernels (detect_map_avx2.c) compute the same bits. */
 #include "detect_map_internal.h"
 
 #include <math.h>
@@ -31,5 +31,22 @@ void ic__dm_column_sums_c(const uint8_t *src, size_t stride, int32_t rows, uint1
     for (int32_t y = 1; y < rows; y++) {
         const uint8_t *r = src + (size_t)y * stride;
         for (size_t i = 0; i < n; i++) sums[i] = (uint16_t)(sums[i] + r[i]);
+    }
+}
+
+void ic__dm_box_sums4_c(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out) {
+    for (int32_t i = 0; i < w; i++) {
+        const uint16_t *p = sums + (size_t)4 * i * k;
+        uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (int32_t x = 0; x < k; x++, p += 4) {
+            a0 += p[0];
+            a1 += p[1];
+            a2 += p[2];
+            a3 += p[3];
+        }
+        out[4 * i] = a0;
+        out[4 * i + 1] = a1;
+        out[4 * i + 2] = a2;
+        out[4 * i + 3] = a3;
     }
 }

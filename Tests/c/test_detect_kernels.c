@@ -1,5 +1,6 @@
 /* The boundary map's convolution row kernels on layer shapes the network does not have, the
- * reduction's column sums at every width class and box height, and the quad search's ranker
+ * reduction's column sums at every width class and box height, its box sums across a row at
+ * every box width class, and the quad search's ranker
  * against LightGBM's scores
  * (linked statically: the kernels are internal). The Swift tests compare the scalar and AVX2
  * kernels on the network's own layers, which the AVX2 file specialises (3x3 stride 1 and 2,
@@ -137,6 +138,35 @@ static void one_box(int32_t rows, size_t n, int fill) {
     free(src); free(ref); free(vec);
 }
 
+/* The box sums across a row of 4-channel column sums: w boxes of k pixels, every value
+ * random or the largest (65 535); the reference against 64-bit sums, the AVX2 kernel against
+ * the reference bit for bit, and neither writes past 4 w. */
+static void one_box4(int32_t k, int32_t w, int fill) {
+    const size_t n = (size_t)4 * k * w;
+    uint16_t *src = malloc((n + 8) * sizeof *src);
+    uint32_t *ref = malloc((4 * (size_t)w + 1) * sizeof *ref), *vec = malloc((4 * (size_t)w + 1) * sizeof *vec);
+    for (size_t i = 0; i < n + 8; i++) src[i] = fill ? 65535 : (uint16_t)((rnd() + 1) * 32768);
+    ref[4 * w] = vec[4 * w] = 0xBEEFu;
+    snprintf(g_ctx, sizeof g_ctx, "box sums: %d boxes of %d pixels, %s", (int)w, (int)k, fill ? "65535" : "random");
+    ic__dm_box_sums4_c(src, k, w, ref);
+    int ok = ref[4 * w] == 0xBEEFu, same = 1;
+    for (int32_t i = 0; i < w; i++)
+        for (int j = 0; j < 4; j++) {
+            uint64_t t = 0;
+            for (int32_t x = 0; x < k; x++) t += src[(size_t)4 * (i * k + x) + j];
+            ok &= ref[4 * i + j] == t;
+        }
+    CHECK(ok);
+#if IC_X86
+    if (ic_cpu_features_detected() & IC_CPU_AVX2) {
+        ic__dm_box_sums4_avx2(src, k, w, vec);
+        same = vec[4 * w] == 0xBEEFu && memcmp(ref, vec, 4 * (size_t)w * sizeof *ref) == 0;
+    }
+#endif
+    CHECK(same);
+    free(src); free(ref); free(vec);
+}
+
 /* The ranker's trees (detect_rank_model.c) against LightGBM's own raw scores on inputs from
  * its training data (detect_rank_reference.h, both written by scripts/detector/ranker.py):
  * the same sum of the same leaves, so within double rounding of the sum. */
@@ -162,6 +192,10 @@ int main(void) {
     for (size_t i = 0; i < sizeof box_rows / sizeof box_rows[0]; i++)
         for (size_t j = 0; j < sizeof box_widths / sizeof box_widths[0]; j++)
             for (int fill = 0; fill < 2; fill++) one_box(box_rows[i], box_widths[j], fill);
+    /* box sums: every remainder of the 8-, 2- and 1-pixel steps, up to the largest box (257) */
+    static const int32_t box4_k[] = {1, 2, 3, 7, 8, 9, 10, 14, 15, 16, 17, 257};
+    for (size_t i = 0; i < sizeof box4_k / sizeof box4_k[0]; i++)
+        for (int fill = 0; fill < 2; fill++) one_box4(box4_k[i], 1 + (int32_t)(i % 5) * 7, fill);
     /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
      * counts that also take the path past the last multiple of 4, at widths below 8 (the
      * element-by-element columns), between 8 and 16 and past 16 (the 16- and 8-column blocks,
