@@ -849,7 +849,7 @@ static void region_candidates(dq_search *s, uint8_t *scratch) {
  * order is the trees' (scripts/detector/ranker.py trains on what ic_detect_candidates
  * reports): a new input goes last, and the trees are retrained. f[32] and f[33] are set by
  * the caller, relative to the other candidates. */
-static void candidate_features(const dq_search *s, const ic_dq_quad *q, int32_t rank, double map_stats[3],
+static void candidate_features(const dq_search *s, const ic_dq_quad *q, int32_t rank, const double stats[3],
                                double *f, int32_t *frame_sides_out) {
     const ic_dq_map *m = s->m;
     const ic_dq_line *L = s->L;
@@ -925,9 +925,9 @@ static void candidate_features(const dq_search *s, const ic_dq_quad *q, int32_t 
     f[25] = rank;                         /* by the hand-weighted score */
     f[26] = q->score - s->top[0].score;
     f[27] = q->score + IC_DQ_INSIDE_W * contrast; /* the score the detector ranked by before */
-    f[28] = map_stats[0];                 /* the whole map: mean boundary and inside probability, */
-    f[29] = map_stats[1];                 /* share of cells above 0.5 */
-    f[30] = map_stats[2];
+    f[28] = stats[0];                     /* the whole map (map_stats): mean boundary and inside */
+    f[29] = stats[1];                     /* probability, share of boundary cells above 0.5 */
+    f[30] = stats[2];
     f[31] = s->ntop;
 }
 

@@ -115,10 +115,10 @@ typedef struct ic_dq_rank_node {
     int32_t feature, left, right;
     double threshold;
 } ic_dq_rank_node;
-extern const int32_t ic__dq_rank_trees;
-extern const int32_t ic__dq_rank_root[];
-extern const ic_dq_rank_node ic__dq_rank_nodes[];
-extern const double ic__dq_rank_leaves[];
+IC_INTERNAL extern const int32_t ic__dq_rank_trees;
+IC_INTERNAL extern const int32_t ic__dq_rank_root[];
+IC_INTERNAL extern const ic_dq_rank_node ic__dq_rank_nodes[];
+IC_INTERNAL extern const double ic__dq_rank_leaves[];
 IC_INTERNAL double ic__dq_rank(const double f[IC_DQ_NF]);
 
 /* Refines the sides of `quad` (source coordinates; side i ends at corner i) against the
