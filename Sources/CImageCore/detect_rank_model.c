@@ -2,7 +2,7 @@
  * LightGBM 4.7.0, binary boosting, 300 trees of at most 15 leaves, learning
  * rate 0.05, at least 20 candidates a leaf, seed 1; page-less photos'
  * candidates weighted 10. Trained on 31109 candidates (26101 right) of the splits
- * train, hard; their labels and candidates' sha256 ed5509a64be6544004e068cda7b5035e24012ea959948c1d3f79913603d09b65. */
+ * train, hard; their labels' and inputs' sha256 c688901c86049cf02876f1f738924efc72e5e5864fcb9afff8fc677964391bce. */
 #include "detect_quad_internal.h"
 
 const int32_t ic__dq_rank_trees = 300;

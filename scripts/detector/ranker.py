@@ -46,8 +46,12 @@ def load(split_dir, features_file):
         l = json.loads(line)
         labels[l['file']] = l
     X, y, w = [], [], []
-    for line in open(features_file):
-        t = line.split()
+    # in a fixed order (by file, then the candidate's numbers, not its rank or score, which
+    # come from the ranker of the build that wrote them), so that any build's dump of the
+    # same candidates gives the same trees and the same hash
+    rows = sorted((l.split()[0], l.split()[3:]) for l in open(features_file))
+    for name, rest in rows:
+        t = [name, '0', '0'] + rest
         l = labels[t[0]]
         v = [float(x) for x in t[2:]]
         corners = [(v[1 + 2 * i], v[2 + 2 * i]) for i in range(4)]
@@ -95,8 +99,8 @@ def main():
     for d in a.data:
         split_dir, features_file = d.split(':')
         parts.append(load(split_dir, features_file))
-        for f in (os.path.join(split_dir, 'labels.jsonl'), features_file):
-            digest.update(open(f, 'rb').read())
+        digest.update(open(os.path.join(split_dir, 'labels.jsonl'), 'rb').read())
+        digest.update(parts[-1][0].tobytes())
     X = np.vstack([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     w = np.concatenate([p[2] for p in parts])
@@ -108,7 +112,7 @@ def main():
  * LightGBM {lgb.__version__}, binary boosting, {ROUNDS} trees of at most {PARAMS["num_leaves"]} leaves, learning
  * rate {PARAMS["learning_rate"]}, at least {PARAMS["min_data_in_leaf"]} candidates a leaf, seed {a.seed}; page-less photos'
  * candidates weighted {NEGATIVE_WEIGHT:g}. Trained on {len(y)} candidates ({int(y.sum())} right) of the splits
- * {names}; their labels and candidates' sha256 {digest.hexdigest()}. */
+ * {names}; their labels' and inputs' sha256 {digest.hexdigest()}. */
 #include "detect_quad_internal.h"
 
 const int32_t ic__dq_rank_trees = {len(roots)};
