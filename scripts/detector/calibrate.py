@@ -11,8 +11,9 @@ as SCORES.txt, so that the confidence and the threshold hold for small photos to
 the working image is 180 px whatever the working size, and page-less scenes give page-like
 quads more often there) and for hard scenes. (Before the ranker the fit read the plain photos
 alone and the hard ones set the threshold only: the ranker scores most plain photos far from
-any doubt — 69 of their 362 rows between -6 and 8 — and a fit on them alone was overconfident
-in the middle, log loss 0.164 on the ten design splits against 0.098 with the hard ones.)
+any doubt — 69 of their 362 rows between -6 and 8 — and a fit on them alone was too steep,
+its confidence far too low in the middle (0.1-0.3 right two times in three), log loss 0.164 on
+the ten design splits against 0.098 with the hard ones.)
 
 The validation split is drawn from the training packages with seeds the network was not
 trained on (`make detector-data`), so the fit sees the network as it sees new photos (on the
