@@ -138,14 +138,23 @@ ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options 
     return ic_detect_maps(image, options, scratch, scratch_size, map, NULL, map_stride);
 }
 
-/* The detection up to the ranked candidates (map coordinates; *n of them, 0: none). */
+/* What the detection found before the answer is chosen: the working geometry, the options read,
+ * the ranked candidates (map coordinates, best first; n of them, 0: none). */
+typedef struct {
+    ic_dm_geometry g;
+    opts o;
+    ic_dq_cand cands[IC_DQ_TOPK];
+    int32_t n;
+} found;
+
+/* The detection up to the ranked candidates. */
 static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
-                            size_t scratch_size, ic_dm_geometry *g, opts *o, ic_dq_cand cands[IC_DQ_TOPK],
-                            int32_t *n) {
+                            size_t scratch_size, found *f) {
     uint8_t *base;
     float *map, *inside;
-    *n = 0;
-    ic_status st = prepare(image, options, scratch, scratch_size, g, o, &base, &map, &inside);
+    const ic_dm_geometry *g = &f->g;
+    f->n = 0;
+    ic_status st = prepare(image, options, scratch, scratch_size, &f->g, &f->o, &base, &map, &inside);
     if (st != IC_OK) return st;
     if (g->w < 16 || g->h < 16) return IC_OK; /* too small to hold a page: not found */
     const ic__settings set = ic__settings_read();
@@ -156,7 +165,7 @@ static ic_status candidates(const ic_image *image, const ic_detect_options *opti
     m.fw = m.fx1 - m.fx0;
     m.fh = m.fy1 - m.fy0;
     ic_dq_line lines[IC_DQ_LINE_ROOM];
-    *n = ic__dq_search(&m, base, o->min_area, lines, cands);
+    f->n = ic__dq_search(&m, base, f->o.min_area, lines, f->cands);
     return IC_OK;
 }
 
@@ -184,24 +193,21 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
                          ic_page_detection *out) {
     if (!out) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the result (NULL)");
     memset(out, 0, sizeof *out);
-    ic_dm_geometry g;
-    opts o;
-    ic_dq_cand cands[IC_DQ_TOPK];
-    int32_t n;
-    const ic_status st = candidates(image, options, scratch, scratch_size, &g, &o, cands, &n);
+    found f;
+    const ic_status st = candidates(image, options, scratch, scratch_size, &f);
     if (st != IC_OK) return st;
-    out->work_width = g.w;
-    out->work_height = g.h;
-    if (n == 0) return IC_OK;
-    const double confidence = confidence_of(cands[0].q.score);
-    out->score = cands[0].q.score;
-    if (o.min_confidence >= 0 && !(confidence >= o.min_confidence)) return IC_OK;
+    out->work_width = f.g.w;
+    out->work_height = f.g.h;
+    if (f.n == 0) return IC_OK;
+    const double confidence = confidence_of(f.cands[0].q.score);
+    out->score = f.cands[0].q.score;
+    if (f.o.min_confidence >= 0 && !(confidence >= f.o.min_confidence)) return IC_OK;
     ic_quad q;
-    if (!source_quad(image, &g, &cands[0], &q)) return IC_OK;
+    if (!source_quad(image, &f.g, &f.cands[0], &q)) return IC_OK;
     out->found = 1;
     out->quad = q;
     out->confidence = confidence;
-    out->cut_edges = cands[0].cut;
+    out->cut_edges = f.cands[0].cut;
     return IC_OK;
 }
 
@@ -215,20 +221,17 @@ ic_status ic_detect_candidates(const ic_image *image, const ic_detect_options *o
     if (capacity < 0 || (capacity > 0 && !out))
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: %d candidates asked for into %s", (int)capacity,
                           out ? "an array" : "NULL");
-    ic_dm_geometry g;
-    opts o;
-    ic_dq_cand cands[IC_DQ_TOPK];
-    int32_t n;
-    const ic_status st = candidates(image, options, scratch, scratch_size, &g, &o, cands, &n);
+    found f;
+    const ic_status st = candidates(image, options, scratch, scratch_size, &f);
     if (st != IC_OK) return st;
-    for (int32_t i = 0; i < n && *count < capacity; i++) {
+    for (int32_t i = 0; i < f.n && *count < capacity; i++) {
         ic_detect_candidate *c = &out[*count];
         memset(c, 0, sizeof *c);
-        if (!source_quad(image, &g, &cands[i], &c->quad)) continue;
-        c->score = cands[i].q.score;
+        if (!source_quad(image, &f.g, &f.cands[i], &c->quad)) continue;
+        c->score = f.cands[i].q.score;
         c->confidence = confidence_of(c->score);
-        c->cut_edges = cands[i].cut;
-        memcpy(c->features, cands[i].f, sizeof c->features);
+        c->cut_edges = f.cands[i].cut;
+        memcpy(c->features, f.cands[i].f, sizeof c->features);
         (*count)++;
     }
     return IC_OK;
