@@ -121,6 +121,7 @@ struct DetectTests {
     /// That end is 31 px long (15 cells of the map); without pass 2 the best candidate holds the receipt's three other sides and the frame's
     /// top edge (found, cut by the frame, a corner 3.9 % of the diagonal off, confidence 0.62).
     /// Pass 2 finds the end where the two long sides' map drops (0.6 % off, confidence 0.68).
+    /// (Confidences here and below: the detector's when the test was written, before the ranker.)
     @Test("a receipt's short end by the frame edge: found from its three other sides, not taken as the frame")
     func receiptEndFromThreeOthers() throws {
         let d = try Self.expectPage(in: "detect-validation-receipt.jpg", truth: [[246.458, 2.033], [274.999, 13.805], [197.263, 163.550], [158.547, 147.760]])
