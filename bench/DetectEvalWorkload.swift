@@ -16,7 +16,7 @@ import ImageCore
 /// scripts/detector/calibrate.py; `IC_DETECT_JSON=file` writes the figures as JSON;
 /// `IC_DETECT_FEATURES=file` writes each photo's candidates (``PageDetector/candidates(in:)``:
 /// file, rank, score, the four corners, the ranker's inputs), scripts/detector/ranker.py's
-/// training data; `IC_DETECT_WORK=n` sets the working size (default: the detector's);
+/// training data; `IC_DETECT_WORK=n` sets the working size (default: the detector's), `IC_DETECT_WORK2=n` a second one;
 /// `IC_DETECT_DUMP=dir` writes each miss (and each false page, "false-" prefixed) with the
 /// true (white) and detected (black) quads, its boundary map and its inside map (`-map.pgm`,
 /// `-inside.pgm`; scripts/detector/misses.py reads them). For the design splits only: never
@@ -156,10 +156,12 @@ enum DetectEval {
         return (note, summary)
     }
 
-    /// The detector of the workloads: the defaults, or `IC_DETECT_WORK=n`'s working size.
+    /// The detector of the workloads: the defaults, or `IC_DETECT_WORK=n`'s working size and
+    /// `IC_DETECT_WORK2=n`'s second working size (``PageDetector/secondWorkSize``).
     static func detector(_ env: [String: String]) -> PageDetector {
         var d = PageDetector()
         if let w = env["IC_DETECT_WORK"].flatMap({ Int($0) }) { d.workSize = w }
+        if let w = env["IC_DETECT_WORK2"].flatMap({ Int($0) }) { d.secondWorkSize = w }
         return d
     }
 

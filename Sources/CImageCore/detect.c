@@ -8,12 +8,13 @@
 #include <string.h>
 
 typedef struct opts {
-    int32_t work;
+    int32_t work, work2; /* work2: the second working size, 0 = none */
     double min_area, min_confidence;
 } opts;
 
 static ic_status check_options(const ic_detect_options *o, opts *r) {
     r->work = IC_DM_WORK;
+    r->work2 = 0;
     r->min_area = 0.005;
     r->min_confidence = ic__dm_min_confidence; /* chosen on the validation split, see detect_model.c */
     if (!o) return IC_OK;
@@ -28,6 +29,13 @@ static ic_status check_options(const ic_detect_options *o, opts *r) {
             return ic__refuse(IC_ERR_INVALID_ARGUMENT,
                               "page detection: work_size %d is not in [64, 1024] (0: the default)", (int)o->work_size);
         r->work = o->work_size;
+    }
+    if (o->second_work_size != 0) {
+        if (o->second_work_size < 64 || o->second_work_size > 1024)
+            return ic__refuse(IC_ERR_INVALID_ARGUMENT,
+                              "page detection: second_work_size %d is not in [64, 1024] (0: none)",
+                              (int)o->second_work_size);
+        r->work2 = o->second_work_size;
     }
     if (o->min_area != 0) {
         if (!(o->min_area > 0 && o->min_area < 1))
@@ -48,22 +56,36 @@ static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width, size_t *
     return 2 * *map_bytes + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
 }
 
+/* The scratch both runs need (the second working size's too, when there is one). */
+static size_t scratch_need(int32_t width, int32_t height, const opts *o) {
+    ic_dm_geometry g;
+    size_t map_bytes;
+    ic__dm_geometry(width, height, o->work, &g);
+    size_t need = scratch_bytes(&g, width, &map_bytes);
+    if (o->work2) {
+        ic__dm_geometry(width, height, o->work2, &g);
+        const size_t need2 = scratch_bytes(&g, width, &map_bytes);
+        if (need2 > need) need = need2;
+    }
+    return need;
+}
+
 /* The working geometry of a width x height image under `options`, both checked. */
-static ic_status geometry(int32_t width, int32_t height, const ic_detect_options *options, ic_dm_geometry *g) {
+static ic_status geometry(int32_t width, int32_t height, const ic_detect_options *options, ic_dm_geometry *g,
+                          opts *o) {
     ic_status st = ic__check_dimensions(width, height);
-    opts o;
-    if (st != IC_OK || (st = check_options(options, &o)) != IC_OK) return st;
-    ic__dm_geometry(width, height, o.work, g);
+    if (st != IC_OK || (st = check_options(options, o)) != IC_OK) return st;
+    ic__dm_geometry(width, height, o->work, g);
     return IC_OK;
 }
 
 ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_options *options, size_t *bytes) {
     if (!bytes) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the scratch size (NULL)");
     ic_dm_geometry g;
-    const ic_status st = geometry(width, height, options, &g);
+    opts o;
+    const ic_status st = geometry(width, height, options, &g, &o);
     if (st != IC_OK) return st;
-    size_t map_bytes;
-    *bytes = scratch_bytes(&g, width, &map_bytes);
+    *bytes = scratch_need(width, height, &o);
     return IC_OK;
 }
 
@@ -72,7 +94,8 @@ ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_opti
     if (!map_width || !map_height)
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the map size (NULL)");
     ic_dm_geometry g;
-    const ic_status st = geometry(width, height, options, &g);
+    opts o;
+    const ic_status st = geometry(width, height, options, &g, &o);
     if (st != IC_OK) return st;
     *map_width = g.mw;
     *map_height = g.mh;
@@ -80,8 +103,9 @@ ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_opti
 }
 
 /* Validation shared by the entry points; lays out the scratch (the two maps, then `base`). */
-static ic_status prepare(const ic_image *image, const ic_detect_options *options, void *scratch, size_t scratch_size,
-                         ic_dm_geometry *g, opts *o, uint8_t **base, float **map, float **inside) {
+static ic_status prepare(const ic_image *image, const ic_detect_options *options, int second, void *scratch,
+                         size_t scratch_size, ic_dm_geometry *g, opts *o, uint8_t **base, float **map,
+                         float **inside) {
     if (!image || !scratch)
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no %s (NULL)", image ? "scratch memory" : "image");
     ic_status st = ic_image_validate(image);
@@ -93,9 +117,11 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
                           (int)image->format);
     }
     if ((st = check_options(options, o)) != IC_OK) return st;
+    if (second) o->work = o->work2;
     ic__dm_geometry(image->width, image->height, o->work, g);
     size_t map_bytes;
-    const size_t need = scratch_bytes(g, image->width, &map_bytes);
+    scratch_bytes(g, image->width, &map_bytes);
+    const size_t need = scratch_need(image->width, image->height, o); /* both runs', checked before the first */
     if (scratch_size < need)
         return ic__refuse(IC_ERR_BUFFER_TOO_SMALL,
                           "page detection: scratch of %zu bytes, %zu needed (ic_detect_scratch_size)", scratch_size, need);
@@ -114,7 +140,7 @@ ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options
     opts o;
     uint8_t *base;
     float *own, *own_inside;
-    ic_status st = prepare(image, options, scratch, scratch_size, &g, &o, &base, &own, &own_inside);
+    ic_status st = prepare(image, options, 0, scratch, scratch_size, &g, &o, &base, &own, &own_inside);
     if (st != IC_OK) return st;
     if (map_stride < (size_t)g.mw)
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: map stride %zu < map width %d", map_stride,
@@ -147,14 +173,14 @@ typedef struct {
     int32_t n;
 } found;
 
-/* The detection up to the ranked candidates. */
-static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
-                            size_t scratch_size, found *f) {
+/* The detection up to the ranked candidates, at the working size (second: the second one). */
+static ic_status run(const ic_image *image, const ic_detect_options *options, int second, void *scratch,
+                     size_t scratch_size, found *f) {
     uint8_t *base;
     float *map, *inside;
     const ic_dm_geometry *g = &f->g;
     f->n = 0;
-    ic_status st = prepare(image, options, scratch, scratch_size, &f->g, &f->o, &base, &map, &inside);
+    ic_status st = prepare(image, options, second, scratch, scratch_size, &f->g, &f->o, &base, &map, &inside);
     if (st != IC_OK) return st;
     if (g->w < 16 || g->h < 16) return IC_OK; /* too small to hold a page: not found */
     const ic__settings set = ic__settings_read();
@@ -166,6 +192,17 @@ static ic_status candidates(const ic_image *image, const ic_detect_options *opti
     m.fh = m.fy1 - m.fy0;
     ic_dq_line lines[IC_DQ_LINE_ROOM];
     f->n = ic__dq_search(&m, base, f->o.min_area, lines, f->cands);
+    return IC_OK;
+}
+
+/* The detection up to the ranked candidates: one run, or with a second working size the run
+ * whose best candidate scores higher (f2: room for the second run). */
+static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
+                            size_t scratch_size, found *f, found *f2) {
+    ic_status st = run(image, options, 0, scratch, scratch_size, f);
+    if (st != IC_OK || !f->o.work2) return st;
+    if ((st = run(image, options, 1, scratch, scratch_size, f2)) != IC_OK) return st;
+    if (f2->n > 0 && (f->n == 0 || f2->cands[0].q.score > f->cands[0].q.score)) *f = *f2;
     return IC_OK;
 }
 
@@ -193,8 +230,8 @@ ic_status ic_detect_page(const ic_image *image, const ic_detect_options *options
                          ic_page_detection *out) {
     if (!out) return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no place for the result (NULL)");
     memset(out, 0, sizeof *out);
-    found f;
-    const ic_status st = candidates(image, options, scratch, scratch_size, &f);
+    found f, f2;
+    const ic_status st = candidates(image, options, scratch, scratch_size, &f, &f2);
     if (st != IC_OK) return st;
     out->work_width = f.g.w;
     out->work_height = f.g.h;
@@ -221,8 +258,8 @@ ic_status ic_detect_candidates(const ic_image *image, const ic_detect_options *o
     if (capacity < 0 || (capacity > 0 && !out))
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: %d candidates asked for into %s", (int)capacity,
                           out ? "an array" : "NULL");
-    found f;
-    const ic_status st = candidates(image, options, scratch, scratch_size, &f);
+    found f, f2;
+    const ic_status st = candidates(image, options, scratch, scratch_size, &f, &f2);
     if (st != IC_OK) return st;
     for (int32_t i = 0; i < f.n && *count < capacity; i++) {
         ic_detect_candidate *c = &out[*count];

@@ -32,6 +32,18 @@ public struct PageDetector: Sendable, Hashable {
     /// Smallest confidence reported as found, in (0, 1]; negative reports the best candidate
     /// whatever its confidence.
     public var minimumConfidence: Double
+    /// 0 (the default): one run. Otherwise 64…1024, a second working size: the detection runs
+    /// at both sizes and answers from the run whose best candidate scores higher — more pages
+    /// found right (with ``recommendedSecondWorkSize`` after the default size: the design
+    /// splits' 3 183 → 3 272 of 3 506 pages, the held-out split's 89.8 → 94.5 %) for about
+    /// 2.5 × the time. ``boundaryMap(of:)`` and
+    /// ``maps(of:)`` stay those of ``workSize``.
+    public var secondWorkSize: Int
+
+    /// The second working size measured with the default one (`IC_DETECT_SECOND_WORK_SIZE`, 384):
+    /// `PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize)` for a slower,
+    /// surer detection.
+    public static var recommendedSecondWorkSize: Int { Int(IC_DETECT_SECOND_WORK_SIZE) }
 
     /// The default ``minimumConfidence``: chosen on the validation split when the network and
     /// the ranker were trained (the lowest of 0.05, 0.10, … 0.90 with at most 2 % false pages on
@@ -42,10 +54,11 @@ public struct PageDetector: Sendable, Hashable {
     public static var defaultWorkSize: Int { Int(IC_DETECT_DEFAULT_WORK_SIZE) }
 
     public init(workSize: Int = PageDetector.defaultWorkSize, minimumArea: Double = 0.005,
-                minimumConfidence: Double = PageDetector.defaultMinimumConfidence) {
+                minimumConfidence: Double = PageDetector.defaultMinimumConfidence, secondWorkSize: Int = 0) {
         self.workSize = workSize
         self.minimumArea = minimumArea
         self.minimumConfidence = minimumConfidence
+        self.secondWorkSize = secondWorkSize
     }
 
     /// Edges of the photo that a detected page runs out of (that edge is the page's side).
@@ -87,7 +100,8 @@ public struct PageDetector: Sendable, Hashable {
     }
 
     var options: ic_detect_options {
-        ic_detect_options(work_size: Int32(clamping: workSize), min_area: minimumArea, min_confidence: minimumConfidence)
+        ic_detect_options(work_size: Int32(clamping: workSize), min_area: minimumArea, min_confidence: minimumConfidence,
+                          second_work_size: Int32(clamping: secondWorkSize))
     }
 
     /// Bytes of scratch memory a detection in a `width` × `height` image needs.

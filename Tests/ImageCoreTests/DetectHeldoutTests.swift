@@ -95,7 +95,7 @@ struct DetectHeldoutTests {
         #expect(ic_detect_scratch_size(65535, 65535, nil, &bytes) == IC_OK)
         #expect(bytes > 0 && bytes < 8 << 20, "\(bytes)")
         #expect(ic_detect_scratch_size(65536, 10, nil, &bytes) == IC_ERR_TOO_LARGE)
-        var o = ic_detect_options(work_size: 1024, min_area: 0, min_confidence: 0)
+        var o = ic_detect_options(work_size: 1024, min_area: 0, min_confidence: 0, second_work_size: 0)
         #expect(ic_detect_scratch_size(65535, 65535, &o, &bytes) == IC_OK)
         // 72.5 MiB (75 981 632 bytes) since the map's resolution has 16 channels instead of 12:
         // the activation planes grow with the working image's area, and so with work_size².
@@ -104,10 +104,10 @@ struct DetectHeldoutTests {
         #expect(ic_detect_map_size(4032, 3024, nil, &mw, &mh) == IC_OK)
         #expect(mw == 144 && mh == 108) // k = 4032 / 288 = 14: 288 x 216 working pixels
         for bad in [Double.nan, 1.5] {
-            o = ic_detect_options(work_size: 0, min_area: 0, min_confidence: bad)
+            o = ic_detect_options(work_size: 0, min_area: 0, min_confidence: bad, second_work_size: 0)
             #expect(ic_detect_scratch_size(100, 100, &o, &bytes) == IC_ERR_INVALID_ARGUMENT)
         }
-        o = ic_detect_options(work_size: 0, min_area: .nan, min_confidence: 0)
+        o = ic_detect_options(work_size: 0, min_area: .nan, min_confidence: 0, second_work_size: 0)
         #expect(ic_detect_scratch_size(100, 100, &o, &bytes) == IC_ERR_INVALID_ARGUMENT)
         // A wide, one-row-high photo of the largest width: found nothing, no over-read
         // (the buffer ends where the row ends).

@@ -226,6 +226,48 @@ struct DetectTests {
         #expect(reported >= 1)
     }
 
+    /// A second working size: the answer is the one of the two single-size runs whose best
+    /// candidate scores higher (detection and candidates alike), the work size reported the
+    /// chosen run's; the scratch is the larger of the two runs'; bad sizes are refused.
+    @Test("second working size: the better-scored of the two runs, scratch for both, sizes checked")
+    func secondWorkSize() throws {
+        var chose = Set<Int>()
+        let bg = try Self.load("background-storm.pgm")
+        let composite = try DocumentComposite.compose(page: try DocumentComposite.renderPage(width: 420, height: 594, seed: 3), background: bg, seed: 73)
+        for name in ["detect-proxy-form.jpg", "detect-proxy-cut-card.jpg", "composite"] {
+            // the composite at twice its size, so that the two working sizes differ (k 3 and 2)
+            let image = name == "composite"
+                ? try composite.image.converted(to: .rgba8).resized(width: 2 * composite.image.width, height: 2 * composite.image.height)
+                : try JPEG.decode([UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent(name))), format: .rgba8)
+            let one = PageDetector(minimumConfidence: -1)
+            let other = PageDetector(workSize: PageDetector.recommendedSecondWorkSize, minimumConfidence: -1)
+            let both = PageDetector(minimumConfidence: -1, secondWorkSize: PageDetector.recommendedSecondWorkSize)
+            let d1 = try one.detection(in: image), d2 = try other.detection(in: image), d = try both.detection(in: image)
+            #expect(d1.score != d2.score, "\(name): the two sizes score alike, the test cannot tell them apart")
+            let want = d2.score > d1.score ? d2 : d1
+            chose.insert(d2.score > d1.score ? 2 : 1)
+            #expect(d == want, "\(name): \(d) against \(want)")
+            let c = try both.candidates(in: image), cw = try (d2.score > d1.score ? other : one).candidates(in: image)
+            #expect(c.map(\.quad) == cw.map(\.quad) && c.map(\.score) == cw.map(\.score), "\(name)")
+            let s1 = try one.scratchSize(width: image.width, height: image.height)
+            let s2 = try other.scratchSize(width: image.width, height: image.height)
+            #expect(try both.scratchSize(width: image.width, height: image.height) == max(s1, s2))
+            // too little scratch for the second run is refused before the first runs
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(s1, s2), alignment: 64)
+            defer { scratch.deallocate() }
+            if s2 > s1 {
+                #expect(throws: ImageError.self) { _ = try both.detection(in: image, scratch: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<s1])) }
+            }
+            #expect(try both.detection(in: image, scratch: scratch) == want)
+        }
+        #expect(chose.count == 2, "the three photos should exercise both runs' answers: \(chose)")
+        var bytes = 0
+        for bad: Int32 in [-1, 63, 1025] {
+            var o = ic_detect_options(work_size: 0, min_area: 0, min_confidence: 0, second_work_size: bad)
+            #expect(ic_detect_scratch_size(100, 100, &o, &bytes) == IC_ERR_INVALID_ARGUMENT)
+        }
+    }
+
     /// The candidates are the ranker's: best first, the first the detection's page (same
     /// corners, score and confidence), each confidence the calibration of its score, the inputs
     /// as many as the C header says; the C entry point checks its arguments.
