@@ -178,7 +178,7 @@ extension DocumentWorkloads {
         // process, not once per thread count.
         let note = try evaluationNote ?? evaluate()
         evaluationNote = note
-        let detector = PageDetector()
+        let detector = DetectEval.detector(ProcessInfo.processInfo.environment)
         // One detection timed by the harness (the table row); the note has the evaluation.
         let bg = try PNM.read(path: fixtures + "/background-storm.pgm")
         let sample = try DocumentComposite.compose(page: try page(2, seed: 1), background: bg, seed: 99)
@@ -194,7 +194,7 @@ extension DocumentWorkloads {
         let env = ProcessInfo.processInfo.environment
         let seeds = Int(env["IC_DETECT_SEEDS"] ?? "") ?? 20
         let dump = env["IC_DETECT_DUMP"]
-        let detector = PageDetector()
+        let detector = DetectEval.detector(env) // IC_DETECT_WORK / IC_DETECT_WORK2 as detect-eval
         var total = 0, good = 0, notFound = 0, seconds = 0.0, worst: [(Double, String)] = []
         for (bi, path) in try backgrounds().enumerated() {
             let bg = try loadGray(path)

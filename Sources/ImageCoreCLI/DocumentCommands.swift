@@ -6,15 +6,25 @@ enum Detect {
         name: "detect", abstract: "Find the page in a photo and print its corners.",
         discussion: "Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure), then the confidence and, for a page cut by the photo's edge, the edges that are its sides ('cut by the frame: top'). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"cut_edges\", \"width\", \"height\", ...} per file.",
         positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNG, PNM, or raw .yuv with --size and --layout.", many: true)],
-        options: CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
+        options: [thorough] + CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
+
+    /// `--thorough`: the detection also at the second working size (README, "Page detection", step 6).
+    static let thorough = OptionSpec.flag(
+        "thorough", "Also detect at a second working size (384) and answer from the surer run: more pages right (held-out 89.8 -> 94.5 %) for about 2.5 x the detection time.")
+
+    /// The detector `--thorough` asks for.
+    static func detector(_ a: ParsedArguments) -> PageDetector {
+        a.flag("thorough") ? PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize) : PageDetector()
+    }
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let raw = try Values.raw(a)
+        let detector = detector(a)
         return try runFileCommand(a, BatchShape(writesFiles: false), verb: "detect") { (job, settings) throws(ImageError) in
             var r = FileResult()
             let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false, result: &r)
             r.width = image.width; r.height = image.height
-            let d = try PageDetector().detection(in: image)
+            let d = try detector.detection(in: image)
             if let q = d.quad {
                 let cut = d.cutEdges.names
                 r.fields += [("found", "true"), ("corners", JSON.array(q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
@@ -59,9 +69,11 @@ enum Rectify {
             .value("orientation", "N", "EXIF orientation 1-8 to write the page in (default: the photo's own, an upright page; 1 with --no-auto-orient)."),
             .value("input-size", "WxH", "Size of a raw .yuv input."),
             .value("layout", "LAYOUT", "Plane layout of raw .yuv files.", default: "i420", completion: .choices(["i420", "nv12"])),
+            Detect.thorough,
         ] + CommonOptions.orienting + CommonOptions.metadata, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
+        let detector = Detect.detector(a)
         let explicit = try Values.orientation(a)
         let interp = Interpolation(rawValue: try a.choice("interpolation", ["bilinear", "bicubic"], default: "bilinear"))!
         let quad = try a.string("corners").map { (s: String) throws(CLIError) in try Values.quad(s) }
@@ -74,7 +86,7 @@ enum Rectify {
             let o = explicit ?? (settings.autoOrient ? image.orientation : .up)
             let q: Quad
             if let quad { q = quad } else {
-                guard let found = try PageDetector().detect(in: image).quad else {
+                guard let found = try detector.detect(in: image).quad else {
                     throw ImageError(.invalidArgument, "\(job.input.path): no page found; give --corners")
                 }
                 q = found
