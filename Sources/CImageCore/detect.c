@@ -117,11 +117,11 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
                           (int)image->format);
     }
     if ((st = check_options(options, o)) != IC_OK) return st;
+    const size_t need = scratch_need(image->width, image->height, o); /* both runs', checked before the first */
     if (second) o->work = o->work2;
     ic__dm_geometry(image->width, image->height, o->work, g);
     size_t map_bytes;
     scratch_bytes(g, image->width, &map_bytes);
-    const size_t need = scratch_need(image->width, image->height, o); /* both runs', checked before the first */
     if (scratch_size < need)
         return ic__refuse(IC_ERR_BUFFER_TOO_SMALL,
                           "page detection: scratch of %zu bytes, %zu needed (ic_detect_scratch_size)", scratch_size, need);

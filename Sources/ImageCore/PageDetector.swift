@@ -36,8 +36,7 @@ public struct PageDetector: Sendable, Hashable {
     /// at both sizes and answers from the run whose best candidate scores higher — more pages
     /// found right (with ``recommendedSecondWorkSize`` after the default size: the design
     /// splits' 3 183 → 3 272 of 3 506 pages, the held-out split's 89.8 → 94.5 %) for about
-    /// 2.5 × the time. ``boundaryMap(of:)`` and
-    /// ``maps(of:)`` stay those of ``workSize``.
+    /// 2.5 × the time. ``boundaryMap(of:)`` and ``maps(of:)`` stay those of ``workSize``.
     public var secondWorkSize: Int
 
     /// The second working size measured with the default one (`IC_DETECT_SECOND_WORK_SIZE`, 384):
