@@ -195,20 +195,22 @@ static ic_status run(const ic_image *image, const ic_detect_options *options, in
     return IC_OK;
 }
 
-/* The detection up to the ranked candidates: one run, or with a second working size the run
- * whose best candidate scores higher (f2: room for the second run). */
+static double confidence_of(double score) {
+    const double z = ic__dm_calibration[0] * score + ic__dm_calibration[1];
+    return 1.0 / (1.0 + exp(-z));
+}
+
+/* The detection up to the ranked candidates: one run, or with a second working size, when the
+ * first is not sure (IC_DETECT_SECOND_RUN_BELOW), the run whose best candidate scores higher
+ * (f2: room for the second run). */
 static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
                             size_t scratch_size, found *f, found *f2) {
     ic_status st = run(image, options, 0, scratch, scratch_size, f);
     if (st != IC_OK || !f->o.work2) return st;
+    if (f->n > 0 && confidence_of(f->cands[0].q.score) >= IC_DETECT_SECOND_RUN_BELOW) return IC_OK;
     if ((st = run(image, options, 1, scratch, scratch_size, f2)) != IC_OK) return st;
     if (f2->n > 0 && (f->n == 0 || f2->cands[0].q.score > f->cands[0].q.score)) *f = *f2;
     return IC_OK;
-}
-
-static double confidence_of(double score) {
-    const double z = ic__dm_calibration[0] * score + ic__dm_calibration[1];
-    return 1.0 / (1.0 + exp(-z));
 }
 
 /* Candidate c's corners in source pixels, refined and ordered; 0 if they make no quad. */

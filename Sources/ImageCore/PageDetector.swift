@@ -32,11 +32,13 @@ public struct PageDetector: Sendable, Hashable {
     /// Smallest confidence reported as found, in (0, 1]; negative reports the best candidate
     /// whatever its confidence.
     public var minimumConfidence: Double
-    /// 0 (the default): one run. Otherwise 64…1024, a second working size: the detection runs
-    /// at both sizes and answers from the run whose best candidate scores higher — more pages
-    /// found right (with ``recommendedSecondWorkSize`` after the default size: the design
-    /// splits' 3 183 → 3 272 of 3 506 pages, the held-out split's 89.8 → 94.5 %) for about
-    /// 2.5 × the time. ``boundaryMap(of:)`` and ``maps(of:)`` stay those of ``workSize``.
+    /// 0 (the default): one run. Otherwise 64…1024, a second working size: when the first run's
+    /// best candidate has a confidence below `IC_DETECT_SECOND_RUN_BELOW` (0.9) or there is none,
+    /// the detection runs again at this size and answers from the run whose best candidate
+    /// scores higher — more pages found right (with ``recommendedSecondWorkSize`` after the
+    /// default size: the design splits' 3 183 → 3 271 of 3 506 pages, the held-out split's
+    /// 89.8 → 94.8 %) for a second run on the doubtful photos (about 1.5–2 × the first's time).
+    /// ``boundaryMap(of:)`` and ``maps(of:)`` stay those of ``workSize``.
     public var secondWorkSize: Int
 
     /// The second working size measured with the default one (`IC_DETECT_SECOND_WORK_SIZE`, 384):

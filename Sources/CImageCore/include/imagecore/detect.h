@@ -69,19 +69,25 @@ typedef struct ic_detect_options {
                                 ::ic_detect_default_min_confidence; negative: the best
                                 candidate whatever its confidence. */
     int32_t second_work_size; /**< 0 (the default): one run. Otherwise 64..1024, a second
-                                working size: ::ic_detect_page and ::ic_detect_candidates run
-                                the whole detection at both sizes and answer from the run
-                                whose best candidate scores higher (the two sizes see a page's
-                                sides at different scales and often err on different photos;
-                                ::IC_DETECT_SECOND_WORK_SIZE is the size measured). It costs a
-                                second run: about 2.5 x the time at 384 after 288. The maps
+                                working size: when the first run's best candidate has a
+                                confidence below ::IC_DETECT_SECOND_RUN_BELOW (or there is none),
+                                ::ic_detect_page and ::ic_detect_candidates run the whole
+                                detection again at this size and answer from the run whose best
+                                candidate scores higher (the two sizes see a page's sides at
+                                different scales and often err on different photos;
+                                ::IC_DETECT_SECOND_WORK_SIZE is the size measured). A second
+                                run costs about 1.5-2 x the first at 384 after 288. The maps
                                 (::ic_detect_maps) stay those of `work_size`. */
 } ic_detect_options;
 
 /** The second working size measured with the default one (::ic_detect_options.second_work_size;
- * README, "Page detection": pages right on the design splits 3 183 -> 3 272 of 3 506, on the
- * held-out split 89.8 -> 94.5 %, at about 2.5 x the time). */
+ * README, "Page detection", step 6). */
 enum { IC_DETECT_SECOND_WORK_SIZE = 384 };
+
+/** The first run's confidence below which a second working size runs (chosen on the design
+ * splits: it keeps 3 269 of the 3 270 pages running it always finds, running it on 23 % of the
+ * photos; page-less photos mostly run it). */
+#define IC_DETECT_SECOND_RUN_BELOW 0.9
 
 /**
  * The default of `ic_detect_options.min_confidence`: chosen on the validation split when the
