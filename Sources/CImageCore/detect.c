@@ -48,23 +48,26 @@ static ic_status check_options(const ic_detect_options *o, opts *r) {
 
 double ic_detect_default_min_confidence(void) { return ic__dm_min_confidence; }
 
+/* Bytes of one map (boundary or inside), rounded up to a cache line. */
+static size_t map_bytes(const ic_dm_geometry *g) {
+    return (((size_t)g->mw * (size_t)g->mh * sizeof(float)) + 63) & ~(size_t)63;
+}
+
 /* Scratch: the boundary map, the inside map, then one area shared by the map stage and the
- * quad search. `map_bytes` receives the size of one map. */
-static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width, size_t *map_bytes) {
-    *map_bytes = (((size_t)g->mw * (size_t)g->mh * sizeof(float)) + 63) & ~(size_t)63;
+ * quad search. */
+static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width) {
     size_t dm = ic__dm_scratch(g, src_width), dq = ic__dq_scratch(g->mw, g->mh);
-    return 2 * *map_bytes + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
+    return 2 * map_bytes(g) + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
 }
 
 /* The scratch both runs need (the second working size's too, when there is one). */
 static size_t scratch_need(int32_t width, int32_t height, const opts *o) {
     ic_dm_geometry g;
-    size_t map_bytes;
     ic__dm_geometry(width, height, o->work, &g);
-    size_t need = scratch_bytes(&g, width, &map_bytes);
+    size_t need = scratch_bytes(&g, width);
     if (o->work2) {
         ic__dm_geometry(width, height, o->work2, &g);
-        const size_t need2 = scratch_bytes(&g, width, &map_bytes);
+        const size_t need2 = scratch_bytes(&g, width);
         if (need2 > need) need = need2;
     }
     return need;
@@ -120,15 +123,14 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
     const size_t need = scratch_need(image->width, image->height, o); /* both runs', checked before the first */
     if (second) o->work = o->work2;
     ic__dm_geometry(image->width, image->height, o->work, g);
-    size_t map_bytes;
-    scratch_bytes(g, image->width, &map_bytes);
     if (scratch_size < need)
         return ic__refuse(IC_ERR_BUFFER_TOO_SMALL,
                           "page detection: scratch of %zu bytes, %zu needed (ic_detect_scratch_size)", scratch_size, need);
     uint8_t *b = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    const size_t one = map_bytes(g);
     *map = (float *)(void *)b;
-    *inside = (float *)(void *)(b + map_bytes);
-    *base = b + 2 * map_bytes;
+    *inside = (float *)(void *)(b + one);
+    *base = b + 2 * one;
     return IC_OK;
 }
 

@@ -86,8 +86,7 @@ struct DocumentCLITests {
         #expect(plain.status == 0 && plain.stdout == "not found\n", "\(plain.stdout) \(plain.stderr)")
         let thorough = try CLITests.run(["detect", photo, "--thorough", "--json"])
         let tobj = try JSONSerialization.jsonObject(with: Data(thorough.stdout.utf8)) as! [String: Any]
-        let image = try JPEG.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: photo))), format: .rgba8)
-        let want = try PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize).detection(in: image)
+        let want = try PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize).detection(in: DetectTests.photo("detect-proxy-two-sizes.jpg"))
         let got = try #require(tobj["corners"] as? [[Double]], "\(thorough.stdout) \(thorough.stderr)")
         let wq = try #require(want.quad)
         #expect(zip(got, wq.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(got) \(wq)")
