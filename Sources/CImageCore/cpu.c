@@ -14,6 +14,8 @@ static uint32_t detect(void) {
     /* __builtin_cpu_supports("avx2") already accounts for OS support of YMM state in
      * current gcc and clang; FMA is required alongside so kernels may use both. */
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) f |= IC_CPU_AVX2;
+    /* the same for ZMM state (gcc's libgcc and clang's compiler-rt both check XCR0) */
+    if ((f & IC_CPU_AVX2) && __builtin_cpu_supports("avx512f")) f |= IC_CPU_AVX512;
 #elif IC_NEON
     f |= IC_CPU_NEON; /* mandatory on AArch64 */
 #endif

@@ -60,15 +60,20 @@ static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width) {
     return 2 * map_bytes(g) + (dm > dq ? dm : dq) + 64; /* + 64: room to align the base */
 }
 
-/* The scratch both runs need (the second working size's too, when there is one). */
-static size_t scratch_need(int32_t width, int32_t height, const opts *o) {
+/* The scratch both runs need: the larger run's, then, with a second working size, its working
+ * image, which the first run's pass over the image writes (ic__dm_run) at `*input2` bytes
+ * from the aligned base. */
+static size_t scratch_need(int32_t width, int32_t height, const opts *o, size_t *input2) {
     ic_dm_geometry g;
     ic__dm_geometry(width, height, o->work, &g);
     size_t need = scratch_bytes(&g, width);
+    *input2 = 0;
     if (o->work2) {
         ic__dm_geometry(width, height, o->work2, &g);
         const size_t need2 = scratch_bytes(&g, width);
         if (need2 > need) need = need2;
+        *input2 = (need - 64 + 63) & ~(size_t)63; /* scratch_bytes' + 64 is the base's alignment */
+        need = *input2 + ic__dm_input_bytes(&g) + 64;
     }
     return need;
 }
@@ -88,7 +93,8 @@ ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_
     opts o;
     const ic_status st = geometry(width, height, options, &g, &o);
     if (st != IC_OK) return st;
-    *bytes = scratch_need(width, height, &o);
+    size_t input2;
+    *bytes = scratch_need(width, height, &o, &input2);
     return IC_OK;
 }
 
@@ -105,10 +111,11 @@ ic_status ic_detect_map_size(int32_t width, int32_t height, const ic_detect_opti
     return IC_OK;
 }
 
-/* Validation shared by the entry points; lays out the scratch (the two maps, then `base`). */
+/* Validation shared by the entry points; lays out the scratch (the two maps, then `base`; with a
+ * second working size, its working image at `input2`). */
 static ic_status prepare(const ic_image *image, const ic_detect_options *options, int second, void *scratch,
                          size_t scratch_size, ic_dm_geometry *g, opts *o, uint8_t **base, float **map,
-                         float **inside) {
+                         float **inside, uint8_t **input2) {
     if (!image || !scratch)
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: no %s (NULL)", image ? "scratch memory" : "image");
     ic_status st = ic_image_validate(image);
@@ -120,7 +127,8 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
                           (int)image->format);
     }
     if ((st = check_options(options, o)) != IC_OK) return st;
-    const size_t need = scratch_need(image->width, image->height, o); /* both runs', checked before the first */
+    size_t at2;
+    const size_t need = scratch_need(image->width, image->height, o, &at2); /* both runs', checked before the first */
     if (second) o->work = o->work2;
     ic__dm_geometry(image->width, image->height, o->work, g);
     if (scratch_size < need)
@@ -131,6 +139,7 @@ static ic_status prepare(const ic_image *image, const ic_detect_options *options
     *map = (float *)(void *)b;
     *inside = (float *)(void *)(b + one);
     *base = b + 2 * one;
+    *input2 = o->work2 ? b + at2 : NULL;
     return IC_OK;
 }
 
@@ -142,7 +151,8 @@ ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options
     opts o;
     uint8_t *base;
     float *own, *own_inside;
-    ic_status st = prepare(image, options, 0, scratch, scratch_size, &g, &o, &base, &own, &own_inside);
+    uint8_t *unused;
+    ic_status st = prepare(image, options, 0, scratch, scratch_size, &g, &o, &base, &own, &own_inside, &unused);
     if (st != IC_OK) return st;
     if (map_stride < (size_t)g.mw)
         return ic__refuse(IC_ERR_INVALID_ARGUMENT, "page detection: map stride %zu < map width %d", map_stride,
@@ -156,7 +166,7 @@ ic_status ic_detect_maps(const ic_image *image, const ic_detect_options *options
         return IC_OK;
     }
     const ic__settings set = ic__settings_read();
-    ic__dm_run(image, &g, set.cpu, base, boundary, inside, map_stride);
+    ic__dm_run(image, &g, set.cpu, base, boundary, inside, map_stride, NULL, NULL, 0);
     return IC_OK;
 }
 
@@ -167,26 +177,41 @@ ic_status ic_detect_boundary_map(const ic_image *image, const ic_detect_options 
 }
 
 /* What the detection found before the answer is chosen: the working geometry, the options read,
- * the ranked candidates (map coordinates, best first; n of them, 0: none). */
+ * the ranked candidates (map coordinates, best first; n of them, 0: none); whether the run also
+ * wrote the second working size's working image (reduced2). */
 typedef struct {
     ic_dm_geometry g;
     opts o;
     ic_dq_cand cands[IC_DQ_TOPK];
     int32_t n;
+    int reduced2;
 } found;
 
-/* The detection up to the ranked candidates, at the working size (second: the second one). */
-static ic_status run(const ic_image *image, const ic_detect_options *options, int second, void *scratch,
+/* The detection up to the ranked candidates, at the working size (second: the second one;
+ * reduced: its working image is in the scratch already). */
+static ic_status run(const ic_image *image, const ic_detect_options *options, int second, int reduced, void *scratch,
                      size_t scratch_size, found *f) {
-    uint8_t *base;
+    uint8_t *base, *input2;
     float *map, *inside;
     const ic_dm_geometry *g = &f->g;
     f->n = 0;
-    ic_status st = prepare(image, options, second, scratch, scratch_size, &f->g, &f->o, &base, &map, &inside);
+    f->reduced2 = 0;
+    ic_status st = prepare(image, options, second, scratch, scratch_size, &f->g, &f->o, &base, &map, &inside, &input2);
     if (st != IC_OK) return st;
     if (g->w < 16 || g->h < 16) return IC_OK; /* too small to hold a page: not found */
     const ic__settings set = ic__settings_read();
-    ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw);
+    /* the first run of a two-size detection writes the second size's working image in the
+     * same pass over the image (the second run, if there is one, starts from it) */
+    ic_dm_geometry g2 = {0, 0, 0, 0, 0};
+    if (!second && f->o.work2) ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
+    if (second && reduced) {
+        ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, g, input2, 1);
+    } else if (g2.w >= 16 && g2.h >= 16) {
+        ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, &g2, input2, 0);
+        f->reduced2 = 1;
+    } else {
+        ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, NULL, NULL, 0);
+    }
     const double k = g->k;
     ic_dq_map m = {map, inside, g->mw, g->mh, (size_t)g->mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
                    (image->height / k + 0.5) / 2, 0, 0};
@@ -207,10 +232,10 @@ static double confidence_of(double score) {
  * (f2: room for the second run). */
 static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
                             size_t scratch_size, found *f, found *f2) {
-    ic_status st = run(image, options, 0, scratch, scratch_size, f);
+    ic_status st = run(image, options, 0, 0, scratch, scratch_size, f);
     if (st != IC_OK || !f->o.work2) return st;
     if (f->n > 0 && confidence_of(f->cands[0].q.score) >= IC_DETECT_SECOND_RUN_BELOW) return IC_OK;
-    if ((st = run(image, options, 1, scratch, scratch_size, f2)) != IC_OK) return st;
+    if ((st = run(image, options, 1, f->reduced2, scratch, scratch_size, f2)) != IC_OK) return st;
     if (f2->n > 0 && (f->n == 0 || f2->cands[0].q.score > f->cands[0].q.score)) *f = *f2;
     return IC_OK;
 }

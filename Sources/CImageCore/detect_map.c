@@ -142,39 +142,39 @@ static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
     out[2 * plane] = norm(cr);
 }
 
-static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, column_sums_fn cols, box_sums4_fn box4) {
-    const int32_t k = g->k, w = g->w, h = g->h;
+/* Row j of the working image t (geometry g) from the source: the box sums of its k source rows
+ * (box_rows), then Y, Cb, Cr. */
+static void reduce_row(const ic_image *src, const ic_dm_geometry *g, const ic_dm_tensor *t, const layout *L, int32_t j,
+                       column_sums_fn cols, box_sums4_fn box4) {
+    const int32_t k = g->k, w = g->w;
     const uint32_t n = (uint32_t)k * (uint32_t)k, half = n / 2;
     const divider dn = divider_of(n);
-    const ic_dm_tensor *t = &L->in;
     uint32_t *s = L->sums;
+    float *o = t->data + (ptrdiff_t)j * t->stride;
     if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
         const int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
-        for (int32_t j = 0; j < h; j++) {
-            const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols);
-            float *o = t->data + (ptrdiff_t)j * t->stride;
-            if (p16 && ch == 4) {
-                /* RGBA (the decoders' usual output): the box sums by a row kernel, into the
-                 * 32-bit sums (unused when box_rows returns 16-bit ones; room for w k ch) */
-                box4(p16, k, w, s);
-                for (int32_t i = 0; i < w; i++)
-                    ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn), o + i,
-                        t->plane);
+        const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols);
+        if (p16 && ch == 4) {
+            /* RGBA (the decoders' usual output): the box sums by a row kernel, into the
+             * 32-bit sums (unused when box_rows returns 16-bit ones; room for w k ch) */
+            box4(p16, k, w, s);
+            for (int32_t i = 0; i < w; i++)
+                ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn), o + i,
+                    t->plane);
+            return;
+        }
+        for (int32_t i = 0; i < w; i++) {
+            const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
+            uint32_t sum[3];
+            if (ch == 1) {
+                box_sum(p16, s, c, e, 1, 1, sum);
+                o[i] = norm(divide(sum[0] + half, dn));
+                o[t->plane + i] = 0.0f;
+                o[2 * t->plane + i] = 0.0f;
                 continue;
             }
-            for (int32_t i = 0; i < w; i++) {
-                const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
-                uint32_t sum[3];
-                if (ch == 1) {
-                    box_sum(p16, s, c, e, 1, 1, sum);
-                    o[i] = norm(divide(sum[0] + half, dn));
-                    o[t->plane + i] = 0.0f;
-                    o[2 * t->plane + i] = 0.0f;
-                    continue;
-                }
-                box_sum(p16, s, c, e, (size_t)ch, 3, sum);
-                ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn), o + i, t->plane);
-            }
+            box_sum(p16, s, c, e, (size_t)ch, 3, sum);
+            ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn), o + i, t->plane);
         }
         return;
     }
@@ -183,32 +183,44 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
     const int nv12 = src->format == IC_FORMAT_NV12;
     const int32_t cw = (src->width + 1) / 2, chh = (src->height + 1) / 2;
     uint32_t *cs = s + (size_t)w * k; /* chroma sums after the luma sums */
-    for (int32_t j = 0; j < h; j++) {
-        const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, cols);
-        int32_t c0 = j * k / 2, c1 = (j * k + k) / 2;
-        if (c1 <= c0) c1 = c0 + 1;
-        if (c1 > chh) c1 = chh;
-        float *o = t->data + (ptrdiff_t)j * t->stride;
+    const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k, s, L->part, cols);
+    int32_t c0 = j * k / 2, c1 = (j * k + k) / 2;
+    if (c1 <= c0) c1 = c0 + 1;
+    if (c1 > chh) c1 = chh;
+    for (int32_t i = 0; i < w; i++) {
+        uint32_t sum[3];
+        box_sum(p16, s, (size_t)i * k, (size_t)i * k + k, 1, 1, sum);
+        o[i] = norm(divide(sum[0] + half, dn));
+    }
+    for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
+        const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, cols);
         for (int32_t i = 0; i < w; i++) {
+            int32_t x0 = i * k / 2, x1 = (i * k + k) / 2;
+            if (x1 <= x0) x1 = x0 + 1;
+            if (x1 > cw) x1 = cw;
+            uint32_t cnt = (uint32_t)((x1 - x0) * (c1 - c0));
             uint32_t sum[3];
-            box_sum(p16, s, (size_t)i * k, (size_t)i * k + k, 1, 1, sum);
-            o[i] = norm(divide(sum[0] + half, dn));
-        }
-        for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
-            const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, cols);
-            for (int32_t i = 0; i < w; i++) {
-                int32_t x0 = i * k / 2, x1 = (i * k + k) / 2;
-                if (x1 <= x0) x1 = x0 + 1;
-                if (x1 > cw) x1 = cw;
-                uint32_t cnt = (uint32_t)((x1 - x0) * (c1 - c0));
-                uint32_t sum[3];
-                if (nv12) box_sum(c16, cs, 2 * (size_t)x0, 2 * (size_t)x1, 2, 2, sum); /* Cb, Cr interleaved */
-                else box_sum(c16, cs, (size_t)x0, (size_t)x1, 1, 1, sum);
-                for (int32_t q = 0; q < (nv12 ? 2 : 1); q++)
-                    o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum[q] + cnt / 2) / cnt));
-            }
+            if (nv12) box_sum(c16, cs, 2 * (size_t)x0, 2 * (size_t)x1, 2, 2, sum); /* Cb, Cr interleaved */
+            else box_sum(c16, cs, (size_t)x0, (size_t)x1, 1, 1, sum);
+            for (int32_t q = 0; q < (nv12 ? 2 : 1); q++)
+                o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum[q] + cnt / 2) / cnt));
         }
     }
+}
+
+/* The working image L->in, and with g2 the second working size's t2 too, in one pass down the
+ * source: each of t2's rows right after the row of L->in whose source rows reach as far, so
+ * its source rows are read again from the cache, not from memory (a 12 MP photo is 48 MB of
+ * RGBA, and reading it is most of a reduction). */
+static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, const ic_dm_geometry *g2,
+                   const ic_dm_tensor *t2, column_sums_fn cols, box_sums4_fn box4) {
+    int32_t j2 = 0;
+    for (int32_t j = 0; j < g->h; j++) {
+        reduce_row(src, g, &L->in, L, j, cols, box4);
+        for (; g2 && j2 < g2->h && (int64_t)(j2 + 1) * g2->k <= (int64_t)(j + 1) * g->k; j2++)
+            reduce_row(src, g2, t2, L, j2, cols, box4);
+    }
+    for (; g2 && j2 < g2->h; j2++) reduce_row(src, g2, t2, L, j2, cols, box4);
 }
 
 /* ---- the network ---------------------------------------------------------------------------- */
@@ -248,10 +260,26 @@ static void zero_border(const ic_dm_tensor *t) {
     }
 }
 
+/* The tensor of a working image of geometry g at `base` (standalone: ic__dm_input_bytes). */
+static ic_dm_tensor input_at(const ic_dm_geometry *g, uint8_t *base) {
+    size_t off = 0;
+    ic_dm_tensor t;
+    tensor(base, &off, g->w, g->h, 3, &t);
+    return t;
+}
+
+size_t ic__dm_input_bytes(const ic_dm_geometry *g) {
+    size_t off = 0;
+    ic_dm_tensor t;
+    tensor(NULL, &off, g->w, g->h, 3, &t);
+    return off;
+}
+
 void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch, float *map,
-                float *inside, size_t map_stride) {
+                float *inside, size_t map_stride, const ic_dm_geometry *g2, uint8_t *input2, int reduced) {
     layout L;
     lay_out(g, image->width, scratch, &L);
+    if (reduced) L.in = input_at(g, input2); /* an earlier run's second working image */
     /* every tensor's border must read as 0; the interiors are overwritten before they are
      * read (zeroing all of them, 4 MB at 12 MP, was a twentieth of the detection's
      * instructions) */
@@ -262,12 +290,20 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     box_sums4_fn box4 = ic__dm_box_sums4_c;
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
-        fn = ic__dm_conv_row_avx2;
+        /* AVX-512 for the convolutions alone: the reduction is bound by reading the image */
+        fn = (cpu & IC_CPU_AVX512) ? ic__dm_conv_row_avx512 : ic__dm_conv_row_avx2;
         cols = ic__dm_column_sums_avx2;
         box4 = ic__dm_box_sums4_avx2;
     }
 #endif
-    reduce(image, g, &L, cols, box4);
+    if (!reduced) {
+        ic_dm_tensor t2;
+        if (g2) {
+            t2 = input_at(g2, input2);
+            zero_border(&t2);
+        }
+        reduce(image, g, &L, g2, g2 ? &t2 : NULL, cols, box4);
+    }
     conv(fn, 0, &L.in, &L.a, 1);
     conv(fn, 1, &L.a, &L.s1, 1);
     conv(fn, 2, &L.s1, &L.qa, 1);

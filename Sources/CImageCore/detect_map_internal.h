@@ -51,6 +51,8 @@ IC_INTERNAL void ic__dm_conv_row_c(const ic_dm_conv *L, const ic_dm_tensor *in, 
 #if IC_X86
 IC_INTERNAL void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out,
                                       int32_t y, int relu);
+IC_INTERNAL void ic__dm_conv_row_avx512(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out,
+                                        int32_t y, int relu);
 #endif
 
 /* Reduction kernel: the 16-bit column sums of `rows` (1 to 257: 257 * 255 < 2^16) source
@@ -80,12 +82,21 @@ IC_INTERNAL void ic__dm_geometry(int32_t width, int32_t height, int32_t work, ic
 /* Scratch bytes of the map stage (working image, activations, column sums, the map). */
 IC_INTERNAL size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width);
 
+/* Bytes of a working image of geometry g kept apart from the map stage's scratch (the second
+ * working size's, which the first run reduces, see ic__dm_run). */
+IC_INTERNAL size_t ic__dm_input_bytes(const ic_dm_geometry *g);
+
 /* Runs the reduction and the network on `image` into `map` (the boundary probabilities) and
  * `inside` (the inside probabilities), g->mw x g->mh each, row stride `map_stride` floats;
  * either may be NULL. `scratch` is 64-byte aligned and holds ic__dm_scratch bytes. Uses AVX2
- * when `cpu` (the call's settings snapshot) has it. The image must be at least g->k pixels
- * wide and high (the reduction reads whole k x k boxes). */
+ * (AVX-512 for the convolutions) when `cpu` (the call's settings snapshot) has it. The image
+ * must be at least g->k pixels wide and high (the reduction reads whole k x k boxes).
+ * With g2 and `reduced` 0, the same pass over the image also writes the working image of
+ * geometry g2 to `input2` (64-byte aligned, ic__dm_input_bytes(g2); the image at least g2->k
+ * pixels wide and high too), for a later run; with `reduced` 1, that run: the network on the
+ * working image at `input2`, which such a pass wrote for geometry g (the image not read). */
 IC_INTERNAL void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch,
-                            float *map, float *inside, size_t map_stride);
+                            float *map, float *inside, size_t map_stride, const ic_dm_geometry *g2,
+                            uint8_t *input2, int reduced);
 
 #endif

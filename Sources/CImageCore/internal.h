@@ -20,6 +20,7 @@
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define IC_X86 1
 #define IC_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define IC_TARGET_AVX512 __attribute__((target("avx2,fma,avx512f")))
 #define IC_TARGET_SSE41 __attribute__((target("sse4.1")))
 #else
 #define IC_X86 0

@@ -37,8 +37,10 @@ public struct PageDetector: Sendable, Hashable {
     /// the detection runs again at this size and answers from the run whose best candidate
     /// scores higher — more pages found right (with ``recommendedSecondWorkSize`` after the
     /// default size: the design splits' 3 183 → 3 271 of 3 506 pages, the held-out split's
-    /// 89.8 → 94.8 %) for a second run on the doubtful photos (about 1.5–2 × the first's time).
-    /// ``boundaryMap(of:)`` and ``maps(of:)`` stay those of ``workSize``.
+    /// 89.8 → 94.8 %) for a second run on the doubtful photos (the first run's pass over the
+    /// image already wrote its working image; a 1600 px photo about 1.5 × one run's time on
+    /// average, a page-less 12 MP one about 2 ×). ``boundaryMap(of:)`` and ``maps(of:)`` stay
+    /// those of ``workSize``.
     public var secondWorkSize: Int
 
     /// The second working size measured with the default one (`IC_DETECT_SECOND_WORK_SIZE`, 384):

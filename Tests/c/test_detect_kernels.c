@@ -2,11 +2,12 @@
  * reduction's column sums at every width class and box height, its box sums across a row at
  * every box width class, and the quad search's ranker
  * against LightGBM's scores
- * (linked statically: the kernels are internal). The Swift tests compare the scalar and AVX2
- * kernels on the network's own layers, which the AVX2 file specialises (3x3 stride 1 and 2,
- * 1x1 stride 1, channel counts multiples of 4); this test reaches the rest: the generic
- * 4-channel path (other kernel sizes, strides and dilations), the path for channels past the
- * last multiple of 4, and rows narrower than 8 columns. Every output must be the same bits
+ * (linked statically: the kernels are internal). The Swift tests compare the scalar, AVX2 and
+ * AVX-512 kernels on the network's own layers, which the vector files specialise (3x3 stride
+ * 1 and 2, 1x1 stride 1, channel counts multiples of 4 or 8); this test reaches the rest: the
+ * generic paths (other kernel sizes, strides and dilations), the paths for channels past the
+ * last multiple of 4 or 8, rows narrower than 8 columns and the AVX-512 kernel's masked last
+ * block (widths 1 to 15 past the blocks). Every output must be the same bits
  * as the scalar reference's (detect_map_internal.h's contract), and the reference must agree
  * with the same sums in double precision within float rounding. */
 #include "detect_map_internal.h"
@@ -83,10 +84,13 @@ static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d
     const int32_t wo = (win + s - 1) / s, ho = (hin + s - 1) / s;
     plane_set in = planes(win, hin, cin, 1), ref = planes(wo, ho, cout, 0), vec = planes(wo, ho, cout, 0);
     const int avx2 = (ic_cpu_features_detected() & IC_CPU_AVX2) != 0;
+    const int avx512 = (ic_cpu_features_detected() & IC_CPU_AVX512) != 0;
+    plane_set wide = planes(wo, ho, cout, 0);
     for (int32_t y = 0; y < ho; y++) {
         ic__dm_conv_row_c(&L, &in.t, &ref.t, y, relu);
 #if IC_X86
         if (avx2) ic__dm_conv_row_avx2(&L, &in.t, &vec.t, y, relu);
+        if (avx512) ic__dm_conv_row_avx512(&L, &in.t, &wide.t, y, relu);
 #endif
     }
     double worst = 0;
@@ -96,18 +100,26 @@ static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d
             for (int32_t x = 0; x < wo; x++) {
                 const float r = ref.t.data[c * ref.t.plane + y * ref.t.stride + x];
                 const float v = vec.t.data[c * vec.t.plane + y * vec.t.stride + x];
+                const float u = wide.t.data[c * wide.t.plane + y * wide.t.stride + x];
                 if (avx2 && memcmp(&r, &v, sizeof r) != 0) same = 0;
+                if (avx512 && memcmp(&r, &u, sizeof r) != 0) same = 0;
                 double e = exact(&L, &in.t, c, x, y);
                 if (relu && !(e > 0)) e = 0;
                 const double err = fabs(r - e);
                 if (err > worst) worst = err;
             }
     CHECK(same);
+    /* the masked last block writes no column past the row (the border stays 0) */
+    int border = 1;
+    for (int32_t c = 0; c < cout; c++)
+        for (int32_t y = 0; y < ho; y++)
+            for (int32_t x = wo; x < wo + BORDER; x++) border &= wide.t.data[c * wide.t.plane + y * wide.t.stride + x] == 0.0f;
+    CHECK(border);
     /* cin * k * k fused multiply-adds of terms below 1: each rounding at most 2^-24 of a sum
      * below cin * k * k + 1 */
     const double taps = (double)cin * k * k + 1;
     CHECK(worst <= taps * taps * ldexp(1.0, -24));
-    free(in.mem); free(ref.mem); free(vec.mem); free(w); free(b);
+    free(in.mem); free(ref.mem); free(vec.mem); free(wide.mem); free(w); free(b);
 }
 
 /* The reduction's column sums (ic__dm_column_sums_*) of `rows` rows of `n` bytes, `fill`
@@ -167,6 +179,42 @@ static void one_box4(int32_t k, int32_t w, int fill) {
     free(src); free(ref); free(vec);
 }
 
+/* A two-size detection's second map: its working image written by the first run's pass over
+ * the image (ic__dm_run with g2), then the network on it (reduced), must be the map of a run
+ * at that size alone, bit for bit, in every format the detector reads; the first run's map
+ * must not change either. */
+static void one_pair(ic_format format, int32_t w, int32_t h, int32_t work, int32_t work2) {
+    snprintf(g_ctx, sizeof g_ctx, "two sizes: format %d %dx%d, %d then %d", (int)format, (int)w, (int)h, (int)work,
+             (int)work2);
+    ic_layout lay;
+    if (ic_layout_compute(format, w, h, 0, &lay) != IC_OK) abort();
+    uint8_t *px = malloc(lay.total_size);
+    for (size_t i = 0; i < lay.total_size; i++) px[i] = (uint8_t)((rnd() + 1) * 20 + (i % 97));
+    ic_image im;
+    if (ic_image_init(&im, format, IC_ALPHA_STRAIGHT, w, h, px, &lay) != IC_OK) abort();
+    ic_dm_geometry g, g2;
+    ic__dm_geometry(w, h, work, &g);
+    ic__dm_geometry(w, h, work2, &g2);
+    size_t sc = ic__dm_scratch(&g, w), sc2 = ic__dm_scratch(&g2, w);
+    if (sc2 > sc) sc = sc2;
+    uint8_t *scratch_mem = malloc(sc + 64), *input2_mem = malloc(ic__dm_input_bytes(&g2) + 64);
+    if (!scratch_mem || !input2_mem) abort();
+    uint8_t *scratch = (uint8_t *)(((uintptr_t)scratch_mem + 63) & ~(uintptr_t)63); /* the stage's alignment */
+    uint8_t *input2 = (uint8_t *)(((uintptr_t)input2_mem + 63) & ~(uintptr_t)63);
+    const size_t n1 = (size_t)g.mw * g.mh, n2 = (size_t)g2.mw * g2.mh;
+    float *alone1 = malloc(2 * n1 * sizeof(float)), *pass1 = malloc(2 * n1 * sizeof(float));
+    float *alone2 = malloc(2 * n2 * sizeof(float)), *pass2 = malloc(2 * n2 * sizeof(float));
+    const uint32_t cpu = ic_cpu_features();
+    ic__dm_run(&im, &g, cpu, scratch, alone1, alone1 + n1, (size_t)g.mw, NULL, NULL, 0);
+    ic__dm_run(&im, &g2, cpu, scratch, alone2, alone2 + n2, (size_t)g2.mw, NULL, NULL, 0);
+    ic__dm_run(&im, &g, cpu, scratch, pass1, pass1 + n1, (size_t)g.mw, &g2, input2, 0);
+    memset(scratch, 0x7f, sc); /* nothing of the first run's may be read by the second */
+    ic__dm_run(&im, &g2, cpu, scratch, pass2, pass2 + n2, (size_t)g2.mw, &g2, input2, 1);
+    CHECK(memcmp(alone1, pass1, 2 * n1 * sizeof(float)) == 0);
+    CHECK(memcmp(alone2, pass2, 2 * n2 * sizeof(float)) == 0);
+    free(px); free(scratch_mem); free(input2_mem); free(alone1); free(pass1); free(alone2); free(pass2);
+}
+
 /* The ranker's trees (detect_rank_model.c) against LightGBM's own raw scores on inputs from
  * its training data (detect_rank_reference.h, both written by scripts/detector/ranker.py):
  * the same sum of the same leaves, so within double rounding of the sum. */
@@ -199,16 +247,28 @@ int main(void) {
     /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
      * counts that also take the path past the last multiple of 4, at widths below 8 (the
      * element-by-element columns), between 8 and 16 and past 16 (the 16- and 8-column blocks,
-     * the last 8 overlapping) */
+     * the last 8 overlapping); for the AVX-512 file, channel counts past the last multiple of
+     * 8 (its 2- and 1-channel blocks) and widths that take its 32- and 16-column blocks and
+     * its masked last block (1 to 15 columns) */
     static const int32_t shapes[][4] = {/* k, stride, dilation, cout */
         {5, 1, 1, 4}, {5, 1, 1, 6}, {3, 1, 3, 5}, {3, 2, 2, 8}, {1, 2, 1, 7},
-        {5, 2, 1, 3}, {3, 1, 1, 6}, {3, 2, 1, 2}, {1, 1, 1, 9}};
-    static const int32_t widths[] = {1, 5, 8, 13, 16, 37};
+        {5, 2, 1, 3}, {3, 1, 1, 6}, {3, 2, 1, 2}, {1, 1, 1, 9},
+        {3, 1, 1, 11}, {3, 2, 1, 16}, {1, 1, 1, 18}, {3, 1, 4, 8}};
+    static const int32_t widths[] = {1, 5, 8, 13, 16, 31, 32, 37, 50, 64};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (size_t j = 0; j < sizeof widths / sizeof widths[0]; j++)
             one_shape(3 + (int32_t)(i % 3), shapes[i][3], shapes[i][0], shapes[i][1], shapes[i][2],
                       widths[j] * shapes[i][1], 6, (int)(j & 1));
+    /* the second working size larger and smaller than the first, box heights that divide
+     * each other and that do not, a width and height no box divides */
+    static const ic_format pair_formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_RGB8, IC_FORMAT_GRAY8, IC_FORMAT_I420, IC_FORMAT_NV12};
+    for (size_t i = 0; i < sizeof pair_formats / sizeof pair_formats[0]; i++) {
+        one_pair(pair_formats[i], 1600, 1200, 288, 384);
+        one_pair(pair_formats[i], 997, 613, 288, 224);
+        one_pair(pair_formats[i], 613, 997, 100, 300);
+    }
     printf("AVX2 kernels %s\n", (ic_cpu_features_detected() & IC_CPU_AVX2) ? "compared" : "absent: the reference alone");
+    printf("AVX-512 kernel %s\n", (ic_cpu_features_detected() & IC_CPU_AVX512) ? "compared" : "absent");
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -75,9 +75,11 @@ typedef struct ic_detect_options {
                                 detection again at this size and answer from the run whose best
                                 candidate scores higher (the two sizes see a page's sides at
                                 different scales and often err on different photos;
-                                ::IC_DETECT_SECOND_WORK_SIZE is the size measured). A second
-                                run costs about 1.5-2 x the first at 384 after 288. The maps
-                                (::ic_detect_maps) stay those of `work_size`. */
+                                ::IC_DETECT_SECOND_WORK_SIZE is the size measured). The first
+                                run's pass over the image also reduces it to the second size's
+                                working image (the image is read once); a second run costs about
+                                1.5-2 x the first's network and quad search at 384 after 288.
+                                The maps (::ic_detect_maps) stay those of `work_size`. */
 } ic_detect_options;
 
 /** The second working size measured with the default one (::ic_detect_options.second_work_size;
@@ -117,7 +119,8 @@ typedef struct ic_page_detection {
 
 /**
  * Bytes of scratch memory ::ic_detect_page needs for a `width` x `height` image (with a
- * ::ic_detect_options.second_work_size, the larger of the two runs' needs: the runs take turns).
+ * ::ic_detect_options.second_work_size, the larger of the two runs' needs — the runs take
+ * turns — plus the second size's working image, which the first run writes).
  * @param width    image width, >= 1.
  * @param height   image height, >= 1.
  * @param options  NULL = defaults.
