@@ -10,7 +10,7 @@ enum Detect {
 
     /// `--thorough`: the detection also at the second working size (README, "Page detection", step 6).
     static let thorough = OptionSpec.flag(
-        "thorough", "When the first detection is unsure, detect again at a second working size (384) and answer from the surer run: more pages right (held-out 89.8 -> 94.8 %) for up to 3 x the detection time.")
+        "thorough", "When the first detection is unsure, detect again at a second working size (384) and answer from the surer run: more pages right (held-out 89.8 -> 94.8 %) for up to about 2.5 x the detection time.")
 
     /// The detector `--thorough` asks for.
     static func detector(_ a: ParsedArguments) -> PageDetector {

@@ -14,6 +14,7 @@ enum ScanCommand {
             .value("size", "WxH", "Output size in the page's frame (instead of --paper)."),
             .value("mode", "MODE", "Enhancement.", default: "color", completion: .choices(["color", "gray", "bw"])),
             .flag("no-enhance", "Rectify only, no enhancement."),
+            Detect.thorough,
         ], jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
@@ -22,6 +23,7 @@ enum ScanCommand {
         let request = try Values.paperSize(a, defaultPaper: true)!
         let enhance = !a.flag("no-enhance")
         let quality = try a.int("quality", default: 85, 1...100)
+        let detector = Detect.detector(a)
         return try runFileCommand(a, BatchShape(defaultName: "{stem}.scan.jpg"), verb: "scan") { (job, settings) throws(ImageError) in
             let out = job.output!
             let kind = try ImageFiles.outputKind(of: out, stdoutKind: .jpeg)
@@ -34,7 +36,7 @@ enum ScanCommand {
             do throws(ImageError) {
                 s = try Scanner.scan(bytes, options: .init(corners: quad, size: request, mode: mode, enhance: enhance, quality: quality,
                                                            limits: limits, iccProfile: icc,
-                                                           fileFormat: kind == .png ? .png : .jpeg))
+                                                           fileFormat: kind == .png ? .png : .jpeg, detector: detector))
             } catch { throw ImageFiles.named(job.input.path, error) }
             try ImageFiles.writeBytes(s.encoded, to: out)
             let c = s.plan.crop

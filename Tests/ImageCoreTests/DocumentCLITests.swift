@@ -75,9 +75,10 @@ struct DocumentCLITests {
         #expect(given.status == 0 && given.stdout.contains("\"cut_edges\": []"), "\(given.stdout) \(given.stderr)")
     }
 
-    /// `--thorough` (detect, rectify without corners): the library's two-size detection. The
-    /// photo's page is found only by the second run (DetectTests.secondWorkSize).
-    @Test("detect --thorough and rectify --thorough: the second working size")
+    /// `--thorough` (detect, rectify and scan without corners): the library's two-size
+    /// detection. The photos' pages are found only by the second run (DetectTests.secondWorkSize,
+    /// PipelineScannerTests.secondWorkSize).
+    @Test("detect, rectify and scan --thorough: the second working size")
     func thorough() throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -96,6 +97,19 @@ struct DocumentCLITests {
         #expect(none.status != 0 && none.stderr.contains("no page found"), "\(none.stderr)")
         let rect = try CLITests.run(["rectify", photo, out, "--thorough", "--long-side", "200"])
         #expect(rect.status == 0 && FileManager.default.fileExists(atPath: out), "\(rect.stderr)")
+        // scan --thorough: a photo whose page only the second run finds at the scan's decode
+        // (PipelineScannerTests.secondWorkSize)
+        let small = DetectTests.fixtures.appendingPathComponent("scan-proxy-two-sizes.jpg").path
+        let page = dir.appendingPathComponent("page.jpg").path
+        let noScan = try CLITests.run(["scan", small, page])
+        #expect(noScan.status != 0 && noScan.stderr.contains("no page found") && !FileManager.default.fileExists(atPath: page), "\(noScan.stderr)")
+        let scan = try CLITests.run(["scan", small, page, "--thorough", "--json"])
+        let sobj = try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as! [String: Any]
+        let lib = try Scanner.scan(try [UInt8](Data(contentsOf: URL(fileURLWithPath: small))),
+                                   options: .init(detector: PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize)))
+        let corners = try #require(sobj["corners"] as? [[Double]], "\(scan.stdout) \(scan.stderr)")
+        #expect(scan.status == 0 && sobj["detected"] as? Bool == true && FileManager.default.fileExists(atPath: page))
+        #expect(zip(corners, lib.corners.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(corners) \(lib.corners)")
     }
 
     @Test("rectify writes the requested size and orientation; enhance writes the mode")

@@ -50,14 +50,22 @@ public enum Scanner {
         /// The output's file format: JPEG at ``quality`` (the default) or PNG (lossless; a
         /// colour page decoded to NV12 is converted to RGB8 for it).
         public var fileFormat: FileFormat
+        /// The detector of the automatic mode (no ``corners``). The default is one working
+        /// size; `PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize)` detects
+        /// again at a second size when the first run is unsure (on the scanner's small decode,
+        /// the second size is the decode itself: measured on proxy photos of 504 px, README,
+        /// "Page detection", step 6).
+        public var detector: PageDetector
         public init(corners: Quad? = nil, size: RectifiedSize = .paper(.a4, dpi: 150), mode: EnhanceMode = .color,
                     enhance: Bool = true, quality: Int = 85, interpolation: Interpolation = .bilinear,
-                    limits: JPEG.DecodeOptions = .init(), iccProfile: [UInt8]? = nil, fileFormat: FileFormat = .jpeg) {
+                    limits: JPEG.DecodeOptions = .init(), iccProfile: [UInt8]? = nil, fileFormat: FileFormat = .jpeg,
+                    detector: PageDetector = PageDetector()) {
             self.corners = corners; self.size = size; self.mode = mode
             self.enhance = enhance; self.quality = quality; self.interpolation = interpolation
             self.limits = limits
             self.iccProfile = iccProfile
             self.fileFormat = fileFormat
+            self.detector = detector
         }
 
         /// ``iccProfile`` when it describes a page of `format`, else nil.
@@ -140,23 +148,25 @@ public enum Scanner {
     /// 480 px (1/8 for a 12 MP photo; the detector reads luma and chroma and works at about
     /// ``PageDetector/defaultWorkSize`` px: 252 on a 504 px decode, 300 on a 600 px one); the
     /// corners in full-size stored pixels.
+    /// - Parameter detector: the detector (``Options/detector``).
     /// - Throws: `.invalidArgument` when no page is found.
-    public static func detect(_ jpeg: borrowing some ByteSource & ~Escapable) throws(ImageError) -> Quad {
+    public static func detect(_ jpeg: borrowing some ByteSource & ~Escapable,
+                              detector: PageDetector = PageDetector()) throws(ImageError) -> Quad {
         try jpeg.withBytes { (jpeg) throws(ImageError) -> Quad in
             var warnings = JPEG.Warnings()
-            return try detect(jpeg, limits: .init(), warnings: &warnings).quad
+            return try detect(jpeg, limits: .init(), detector: detector, warnings: &warnings).quad
         }
     }
 
     /// The page found on the small decode, in full-size stored pixels, and the frame edges it runs out of.
-    static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions,
+    static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions, detector: PageDetector,
                        warnings: inout JPEG.Warnings) throws(ImageError) -> (quad: Quad, cut: PageDetector.FrameEdges) {
         let info = try JPEG.info(jpeg)
         let long = max(info.width, info.height)
         var o = limits
         o.scale = .eighths((1...8).first { (long * $0 + 7) / 8 >= 480 } ?? 8); o.crop = nil
         let small = try JPEG.decode(jpeg, format: .rgb8, options: o, warnings: &warnings)
-        let (q, cut) = try page(in: small)
+        let (q, cut) = try page(in: small, detector: detector)
         let fx = Double(info.width) / Double(small.width), fy = Double(info.height) / Double(small.height)
         return (Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }), cut)
     }
@@ -177,8 +187,8 @@ public enum Scanner {
 
     /// The page detected in `image` and the frame edges it runs out of (both automatic paths).
     /// - Throws: `.invalidArgument` when no page is found.
-    static func page(in image: borrowing PixelBuffer) throws(ImageError) -> (quad: Quad, cut: PageDetector.FrameEdges) {
-        let d = try PageDetector().detection(in: image)
+    static func page(in image: borrowing PixelBuffer, detector: PageDetector) throws(ImageError) -> (quad: Quad, cut: PageDetector.FrameEdges) {
+        let d = try detector.detection(in: image)
         guard let q = d.quad else { throw ImageError(.invalidArgument, "no page found; give the corners") }
         return (q, d.cutEdges)
     }
@@ -244,7 +254,7 @@ public enum Scanner {
         var cut: PageDetector.FrameEdges = []
         let quad: Quad
         if let corners = options.corners { quad = corners } else {
-            (quad, cut) = try page(in: image)
+            (quad, cut) = try page(in: image, detector: options.detector)
             detected = true
         }
         let size = try outputSize(options.size, quad: quad, cut: cut)
@@ -282,7 +292,7 @@ public enum Scanner {
         var warnings = JPEG.Warnings()
         var cut: PageDetector.FrameEdges = []
         if request.corners == nil {
-            let d = try detect(jpeg, limits: options.limits, warnings: &warnings)
+            let d = try detect(jpeg, limits: options.limits, detector: options.detector, warnings: &warnings)
             request.corners = d.quad; cut = d.cut; detected = true
             request.size = try outputSize(options.size, quad: d.quad, cut: d.cut)
         }
