@@ -131,6 +131,12 @@ DETECTOR_ARGS_proxybig = proxy --start 801000 --count 600 --empty 150 --long-sid
 DETECTOR_ARGS_proxywide = proxy --start 802000 --count 1200 --empty 0 --long-side 1600
 DETECTOR_ARGS_proxyhardwide = proxy --start 802000 --count 600 --empty 0 --long-side 1600 --hard
 DETECTOR_ARGS_heldout = heldout --count 400 --empty 100 --long-side 1600
+# not in detector-data (make .build-detector/data/SPLIT/labels.jsonl): the held-out packages'
+# photos at 9-12 MP, other seeds, for time per photo (README, figures); the proxy's at the
+# scanner's decode size, for the scanner's option (README, Pipelines)
+DETECTOR_ARGS_heldout12mp = heldout --start 600000 --count 100 --empty 25 --long-side 4032
+DETECTOR_ARGS_proxy504 = proxy --start 800000 --count 164 --empty 60 --long-side 504
+DETECTOR_ARGS_proxyhard504 = proxy --start 800000 --count 150 --empty 60 --long-side 504 --hard
 # one generator per split at a time (flock): two makes that both need a split (say
 # `make recalibrate-detector` while `make detector-data` runs) wrote the same temporary files
 # and one failed; the second now waits, then finds the images done
