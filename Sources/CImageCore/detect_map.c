@@ -1,6 +1,7 @@
 /* The learned boundary map: the working image (an integer box reduction to Y, Cb, Cr) and
  * the network of scripts/detector/model.py over it, layer by layer and row by row, with
- * the row kernels of detect_map_rows.c (scalar reference) or detect_map_avx2.c. All memory
+ * the row kernels of detect_map_rows.c (scalar reference), detect_map_avx2.c or
+ * detect_map_avx512.c (the convolutions). All memory
  * is the caller's scratch. The arithmetic of the reduction is that of
  * scripts/detector/workgeom.py, which made the training inputs: keep the two in step. */
 #include "detect_map_internal.h"

@@ -1,5 +1,5 @@
 /* Private interface of the learned boundary map (detect_map.c driver, detect_map_rows.c
- * scalar reference, detect_map_avx2.c) and of the quad search over it (detect_quad.c,
+ * scalar reference, detect_map_avx2.c, detect_map_avx512.c) and of the quad search over it (detect_quad.c,
  * detect_refine.c). The network's weights live in the generated detect_model.c. */
 #ifndef IMAGECORE_DETECT_MAP_INTERNAL_H
 #define IMAGECORE_DETECT_MAP_INTERNAL_H
@@ -45,7 +45,7 @@ typedef struct ic_dm_tensor {
 /* Row kernels: output row `y` of every output channel of convolution `L` (ReLU when
  * `relu`), reading `in` and writing `out`. Every output element is the bias, then
  * fmaf(w, x, acc) over input channels, kernel rows and kernel columns in that order, so the
- * scalar and AVX2 kernels give the same bits. */
+ * scalar, AVX2 and AVX-512 kernels give the same bits (the AVX-512 one needs AVX2 too). */
 IC_INTERNAL void ic__dm_conv_row_c(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out,
                                    int32_t y, int relu);
 #if IC_X86
