@@ -45,7 +45,7 @@ typedef struct ic_dm_tensor {
 /* Row kernels: output row `y` of every output channel of convolution `L` (ReLU when
  * `relu`), reading `in` and writing `out`. Every output element is the bias, then
  * fmaf(w, x, acc) over input channels, kernel rows and kernel columns in that order, so the
- * scalar, AVX2 and AVX-512 kernels give the same bits (the AVX-512 one needs AVX2 too). */
+ * scalar, AVX2 and AVX-512 kernels give the same bits. */
 IC_INTERNAL void ic__dm_conv_row_c(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out,
                                    int32_t y, int relu);
 #if IC_X86
