@@ -54,7 +54,7 @@ public enum Scanner {
         /// size; `PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize)` detects
         /// again at a second size when the first run is unsure (on the scanner's small decode,
         /// the second size is the decode itself: measured on proxy photos of 504 px, README,
-        /// "Page detection", step 6).
+        /// "Pipelines", the scanner).
         public var detector: PageDetector
         public init(corners: Quad? = nil, size: RectifiedSize = .paper(.a4, dpi: 150), mode: EnhanceMode = .color,
                     enhance: Bool = true, quality: Int = 85, interpolation: Interpolation = .bilinear,
