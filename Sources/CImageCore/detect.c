@@ -62,19 +62,19 @@ static size_t scratch_bytes(const ic_dm_geometry *g, int32_t src_width) {
 
 /* The scratch both runs need: the larger run's, then, with a second working size, its working
  * image, which the first run's pass over the image writes (ic__dm_run) at `*input2` bytes
- * from the aligned base. */
+ * from the aligned base (input2 may be NULL). */
 static size_t scratch_need(int32_t width, int32_t height, const opts *o, size_t *input2) {
     ic_dm_geometry g;
     ic__dm_geometry(width, height, o->work, &g);
-    size_t need = scratch_bytes(&g, width);
-    *input2 = 0;
+    size_t need = scratch_bytes(&g, width), at = 0;
     if (o->work2) {
         ic__dm_geometry(width, height, o->work2, &g);
         const size_t need2 = scratch_bytes(&g, width);
         if (need2 > need) need = need2;
-        *input2 = (need - 64 + 63) & ~(size_t)63; /* scratch_bytes' + 64 is the base's alignment */
-        need = *input2 + ic__dm_input_bytes(&g) + 64;
+        at = (need - 64 + 63) & ~(size_t)63; /* scratch_bytes' + 64 is the base's alignment */
+        need = at + ic__dm_input_bytes(&g) + 64;
     }
+    if (input2) *input2 = at;
     return need;
 }
 
@@ -93,8 +93,7 @@ ic_status ic_detect_scratch_size(int32_t width, int32_t height, const ic_detect_
     opts o;
     const ic_status st = geometry(width, height, options, &g, &o);
     if (st != IC_OK) return st;
-    size_t input2;
-    *bytes = scratch_need(width, height, &o, &input2);
+    *bytes = scratch_need(width, height, &o, NULL);
     return IC_OK;
 }
 
@@ -205,7 +204,7 @@ static ic_status run(const ic_image *image, const ic_detect_options *options, in
     ic_dm_geometry g2 = {0, 0, 0, 0, 0};
     if (!second && f->o.work2) ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
     if (second && reduced) {
-        ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, g, input2, 1);
+        ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, NULL, input2, 1);
     } else if (g2.w >= 16 && g2.h >= 16) {
         ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, &g2, input2, 0);
         f->reduced2 = 1;

@@ -143,13 +143,12 @@ static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
     out[2 * plane] = norm(cr);
 }
 
-/* Row j of the working image t (geometry g) from the source: the box sums of its k source rows
- * (box_rows), then Y, Cb, Cr. */
-static void reduce_row(const ic_image *src, const ic_dm_geometry *g, const ic_dm_tensor *t, const layout *L, int32_t j,
-                       column_sums_fn cols, box_sums4_fn box4) {
+/* Row j of the working image t (geometry g; dn divides by its box's k * k pixels) from the
+ * source: the box sums of its k source rows (box_rows), then Y, Cb, Cr. */
+static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn, const ic_dm_tensor *t, const layout *L,
+                       int32_t j, column_sums_fn cols, box_sums4_fn box4) {
     const int32_t k = g->k, w = g->w;
-    const uint32_t n = (uint32_t)k * (uint32_t)k, half = n / 2;
-    const divider dn = divider_of(n);
+    const uint32_t half = (uint32_t)k * (uint32_t)k / 2;
     uint32_t *s = L->sums;
     float *o = t->data + (ptrdiff_t)j * t->stride;
     if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
@@ -215,13 +214,15 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, const ic_dm
  * RGBA, and reading it is most of a reduction). */
 static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, const ic_dm_geometry *g2,
                    const ic_dm_tensor *t2, column_sums_fn cols, box_sums4_fn box4) {
+    const divider dn = divider_of((uint32_t)g->k * (uint32_t)g->k);
+    const divider dn2 = g2 ? divider_of((uint32_t)g2->k * (uint32_t)g2->k) : dn;
     int32_t j2 = 0;
     for (int32_t j = 0; j < g->h; j++) {
-        reduce_row(src, g, &L->in, L, j, cols, box4);
+        reduce_row(src, g, dn, &L->in, L, j, cols, box4);
         for (; g2 && j2 < g2->h && (int64_t)(j2 + 1) * g2->k <= (int64_t)(j + 1) * g->k; j2++)
-            reduce_row(src, g2, t2, L, j2, cols, box4);
+            reduce_row(src, g2, dn2, t2, L, j2, cols, box4);
     }
-    for (; g2 && j2 < g2->h; j2++) reduce_row(src, g2, t2, L, j2, cols, box4);
+    for (; g2 && j2 < g2->h; j2++) reduce_row(src, g2, dn2, t2, L, j2, cols, box4);
 }
 
 /* ---- the network ---------------------------------------------------------------------------- */

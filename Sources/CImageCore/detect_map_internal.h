@@ -93,8 +93,9 @@ IC_INTERNAL size_t ic__dm_input_bytes(const ic_dm_geometry *g);
  * must be at least g->k pixels wide and high (the reduction reads whole k x k boxes).
  * With g2 and `reduced` 0, the same pass over the image also writes the working image of
  * geometry g2 to `input2` (64-byte aligned, ic__dm_input_bytes(g2); the image at least g2->k
- * pixels wide and high too), for a later run; with `reduced` 1, that run: the network on the
- * working image at `input2`, which such a pass wrote for geometry g (the image not read). */
+ * pixels wide and high too), for a later run; with `reduced` 1 (g2 NULL), that run: the
+ * network on the working image at `input2`, which such a pass wrote for geometry g (the image
+ * not read). */
 IC_INTERNAL void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, uint8_t *scratch,
                             float *map, float *inside, size_t map_stride, const ic_dm_geometry *g2,
                             uint8_t *input2, int reduced);

@@ -209,7 +209,7 @@ static void one_pair(ic_format format, int32_t w, int32_t h, int32_t work, int32
     ic__dm_run(&im, &g2, cpu, scratch, alone2, alone2 + n2, (size_t)g2.mw, NULL, NULL, 0);
     ic__dm_run(&im, &g, cpu, scratch, pass1, pass1 + n1, (size_t)g.mw, &g2, input2, 0);
     memset(scratch, 0x7f, sc); /* nothing of the first run's may be read by the second */
-    ic__dm_run(&im, &g2, cpu, scratch, pass2, pass2 + n2, (size_t)g2.mw, &g2, input2, 1);
+    ic__dm_run(&im, &g2, cpu, scratch, pass2, pass2 + n2, (size_t)g2.mw, NULL, input2, 1);
     CHECK(memcmp(alone1, pass1, 2 * n1 * sizeof(float)) == 0);
     CHECK(memcmp(alone2, pass2, 2 * n2 * sizeof(float)) == 0);
     free(px); free(scratch_mem); free(input2_mem); free(alone1); free(pass1); free(alone2); free(pass2);
