@@ -203,6 +203,7 @@ static ic_status run(const ic_image *image, const ic_detect_options *options, in
      * same pass over the image (the second run, if there is one, starts from it) */
     ic_dm_geometry g2 = {0, 0, 0, 0, 0};
     if (!second && f->o.work2) ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
+    if (g2.k == g->k) g2.w = 0; /* the same box: no second run (candidates()) */
     if (second && reduced) {
         ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, NULL, input2, 1);
     } else if (g2.w >= 16 && g2.h >= 16) {
@@ -227,15 +228,20 @@ static double confidence_of(double score) {
 }
 
 /* The detection up to the ranked candidates: one run, or with a second working size, when the
- * first is not sure (IC_DETECT_SECOND_RUN_BELOW), the run whose best candidate scores higher
- * (f2: room for the second run). */
+ * first has candidates but is not sure of them (IC_DETECT_SECOND_RUN_BELOW), the run whose best
+ * candidate scores higher (f2: room for the second run). A first run without any candidate
+ * ends the detection: its map holds no quad-like structure, and on the design splits the second
+ * run found a page after 1 of 301 such runs (README, "Page detection", step 6). */
 static ic_status candidates(const ic_image *image, const ic_detect_options *options, void *scratch,
                             size_t scratch_size, found *f, found *f2) {
     ic_status st = run(image, options, 0, 0, scratch, scratch_size, f);
     if (st != IC_OK || !f->o.work2) return st;
-    if (f->n > 0 && confidence_of(f->cands[0].q.score) >= IC_DETECT_SECOND_RUN_BELOW) return IC_OK;
+    if (f->n == 0 || confidence_of(f->cands[0].q.score) >= IC_DETECT_SECOND_RUN_BELOW) return IC_OK;
+    ic_dm_geometry g2;
+    ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
+    if (g2.k == f->g.k) return IC_OK; /* the same box gives the same working image: the same run */
     if ((st = run(image, options, 1, f->reduced2, scratch, scratch_size, f2)) != IC_OK) return st;
-    if (f2->n > 0 && (f->n == 0 || f2->cands[0].q.score > f->cands[0].q.score)) *f = *f2;
+    if (f2->n > 0 && f2->cands[0].q.score > f->cands[0].q.score) *f = *f2;
     return IC_OK;
 }
 

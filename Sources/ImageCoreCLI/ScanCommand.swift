@@ -14,8 +14,7 @@ enum ScanCommand {
             .value("size", "WxH", "Output size in the page's frame (instead of --paper)."),
             .value("mode", "MODE", "Enhancement.", default: "color", completion: .choices(["color", "gray", "bw"])),
             .flag("no-enhance", "Rectify only, no enhancement."),
-            Detect.thorough,
-        ], jpeg: true, run: run)
+        ] + Detect.detectorOptions, jpeg: true, run: run)
 
     static func run(_ a: ParsedArguments) throws(CLIError) -> Int32 {
         let mode = try Values.mode(a)
@@ -23,7 +22,7 @@ enum ScanCommand {
         let request = try Values.paperSize(a, defaultPaper: true)!
         let enhance = !a.flag("no-enhance")
         let quality = try a.int("quality", default: 85, 1...100)
-        let detector = Detect.detector(a)
+        let detector = try Detect.detector(a)
         return try runFileCommand(a, BatchShape(defaultName: "{stem}.scan.jpg"), verb: "scan") { (job, settings) throws(ImageError) in
             let out = job.output!
             let kind = try ImageFiles.outputKind(of: out, stdoutKind: .jpeg)

@@ -230,19 +230,22 @@ struct DetectTests {
         #expect(reported >= 1)
     }
 
-    /// A second working size: when the first run is unsure (confidence below
-    /// IC_DETECT_SECOND_RUN_BELOW), the answer is the one of the two single-size runs whose best
+    /// A second working size: when the first run has candidates and is unsure of them (confidence
+    /// below IC_DETECT_SECOND_RUN_BELOW), the answer is the one of the two single-size runs whose best
     /// candidate scores higher (detection and candidates alike: the second run, which starts
     /// from the working image the first run's pass wrote, answers as a run at that size alone);
     /// the scratch is the larger of the two runs' and that working image; bad sizes are refused. `detect-proxy-two-sizes.jpg` (proxy split, index
     /// 800052, reduced to 800 px; a design split, so it may be looked at): a small page the
-    /// first run misses (confidence 0.002) and the second finds.
+    /// first run misses (confidence 0.002) and the second finds. `detect-validation-no-candidate.jpg`
+    /// (validation split, index 1800017, a page-less photo of a water splash reduced to 800 px): no
+    /// candidate in the first run, some (all below 0.001) at the second size alone: no second run.
     @Test("second working size: the better-scored of the two runs, scratch for both, sizes checked")
     func secondWorkSize() throws {
         var chose = Set<Int>()
         let bg = try Self.load("background-storm.pgm")
         let composite = try DocumentComposite.compose(page: try DocumentComposite.renderPage(width: 420, height: 594, seed: 3), background: bg, seed: 73)
-        for name in ["detect-proxy-form.jpg", "detect-proxy-cut-card.jpg", "composite", "detect-proxy-two-sizes.jpg"] {
+        for name in ["detect-proxy-form.jpg", "detect-proxy-cut-card.jpg", "composite", "detect-proxy-two-sizes.jpg",
+                     "detect-validation-no-candidate.jpg"] {
             // the composite at twice its size, so that the two working sizes differ (k 3 and 2)
             let image = name == "composite"
                 ? try composite.image.converted(to: .rgba8).resized(width: 2 * composite.image.width, height: 2 * composite.image.height)
@@ -252,9 +255,11 @@ struct DetectTests {
             let both = PageDetector(minimumConfidence: -1, secondWorkSize: PageDetector.recommendedSecondWorkSize)
             let d1 = try one.detection(in: image), d2 = try other.detection(in: image), d = try both.detection(in: image)
             #expect(d1.score != d2.score, "\(name): the two sizes score alike, the test cannot tell them apart")
-            let second = d1.confidence < IC_DETECT_SECOND_RUN_BELOW && d2.score > d1.score
+            let none = try one.candidates(in: image).isEmpty
+            let second = !none && d1.confidence < IC_DETECT_SECOND_RUN_BELOW && d2.score > d1.score
             let want = second ? d2 : d1
-            chose.insert(d1.confidence >= IC_DETECT_SECOND_RUN_BELOW ? 0 : second ? 2 : 1)
+            chose.insert(none ? 3 : d1.confidence >= IC_DETECT_SECOND_RUN_BELOW ? 0 : second ? 2 : 1)
+            if none { #expect(try !other.candidates(in: image).isEmpty && d.quad == nil && d.score == 0, "\(name): \(d)") }
             #expect(d == want, "\(name): \(d) against \(want)")
             let c = try both.candidates(in: image), cw = try (second ? other : one).candidates(in: image)
             #expect(c.map(\.quad) == cw.map(\.quad) && c.map(\.score) == cw.map(\.score), "\(name)")
@@ -275,7 +280,7 @@ struct DetectTests {
         #expect(try PageDetector().detect(in: Self.photo("detect-proxy-two-sizes.jpg")).quad == nil)
         try Self.expectPage(in: "detect-proxy-two-sizes.jpg", truth: [[590.824, 258.206], [631.147, 264.121], [627.061, 380.672], [577.338, 391.642]],
                             detector: PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize))
-        #expect(chose == [0, 2], "the photos should exercise a sure first run and the second run's answer: \(chose)")
+        #expect(chose == [0, 2, 3], "the photos should exercise a sure first run, the second run's answer and a first run without candidates: \(chose)")
         var bytes = 0
         for bad: Int32 in [-1, 63, 1025] {
             var o = ic_detect_options(work_size: 0, min_area: 0, min_confidence: 0, second_work_size: bad)

@@ -75,38 +75,42 @@ struct DocumentCLITests {
         #expect(given.status == 0 && given.stdout.contains("\"cut_edges\": []"), "\(given.stdout) \(given.stderr)")
     }
 
-    /// `--thorough` (detect, rectify and scan without corners): the library's two-size
-    /// detection. The photos' pages are found only by the second run (DetectTests.secondWorkSize,
-    /// PipelineScannerTests.secondWorkSize).
-    @Test("detect, rectify and scan --thorough: the second working size")
+    /// The CLI's detection (detect, rectify and scan without corners) is the library's two-size
+    /// detection unless `--fast` (one size; `--thorough`, the default, is still accepted, not
+    /// with `--fast`). The photos' pages are found only by the second run
+    /// (DetectTests.secondWorkSize, PipelineScannerTests.secondWorkSize).
+    @Test("detect, rectify and scan: two working sizes unless --fast")
     func thorough() throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = DetectTests.fixtures.appendingPathComponent("detect-proxy-two-sizes.jpg").path
-        let plain = try CLITests.run(["detect", photo])
-        #expect(plain.status == 0 && plain.stdout == "not found\n", "\(plain.stdout) \(plain.stderr)")
-        let thorough = try CLITests.run(["detect", photo, "--thorough", "--json"])
-        let tobj = try JSONSerialization.jsonObject(with: Data(thorough.stdout.utf8)) as! [String: Any]
+        let fast = try CLITests.run(["detect", photo, "--fast"])
+        #expect(fast.status == 0 && fast.stdout == "not found\n", "\(fast.stdout) \(fast.stderr)")
         let want = try PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize).detection(in: DetectTests.photo("detect-proxy-two-sizes.jpg"))
-        let got = try #require(tobj["corners"] as? [[Double]], "\(thorough.stdout) \(thorough.stderr)")
         let wq = try #require(want.quad)
-        #expect(zip(got, wq.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(got) \(wq)")
-        #expect(tobj["confidence"] as? Double == (want.confidence * 100).rounded() / 100)
+        for args in [[String](), ["--thorough"]] {
+            let two = try CLITests.run(["detect", photo, "--json"] + args)
+            let tobj = try JSONSerialization.jsonObject(with: Data(two.stdout.utf8)) as! [String: Any]
+            let got = try #require(tobj["corners"] as? [[Double]], "\(two.stdout) \(two.stderr)")
+            #expect(zip(got, wq.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(args): \(got) \(wq)")
+            #expect(tobj["confidence"] as? Double == (want.confidence * 100).rounded() / 100)
+        }
+        let both = try CLITests.run(["detect", photo, "--fast", "--thorough"])
+        #expect(both.status != 0 && both.stderr.contains("--fast and --thorough"), "\(both.stderr)")
         let out = dir.appendingPathComponent("r.pgm").path
-        let none = try CLITests.run(["rectify", photo, out, "--long-side", "200"])
-        #expect(none.status != 0 && none.stderr.contains("no page found"), "\(none.stderr)")
-        let rect = try CLITests.run(["rectify", photo, out, "--thorough", "--long-side", "200"])
+        let none = try CLITests.run(["rectify", photo, out, "--fast", "--long-side", "200"])
+        #expect(none.status != 0 && none.stderr.contains("no page found") && !FileManager.default.fileExists(atPath: out), "\(none.stderr)")
+        let rect = try CLITests.run(["rectify", photo, out, "--long-side", "200"])
         #expect(rect.status == 0 && FileManager.default.fileExists(atPath: out), "\(rect.stderr)")
-        // scan --thorough: a photo whose page only the second run finds at the scan's decode
+        // scan: a photo whose page only the second run finds at the scan's decode
         // (PipelineScannerTests.secondWorkSize)
         let small = DetectTests.fixtures.appendingPathComponent("scan-proxy-two-sizes.jpg").path
         let page = dir.appendingPathComponent("page.jpg").path
-        let noScan = try CLITests.run(["scan", small, page])
+        let noScan = try CLITests.run(["scan", small, page, "--fast"])
         #expect(noScan.status != 0 && noScan.stderr.contains("no page found") && !FileManager.default.fileExists(atPath: page), "\(noScan.stderr)")
-        let scan = try CLITests.run(["scan", small, page, "--thorough", "--json"])
+        let scan = try CLITests.run(["scan", small, page, "--json"])
         let sobj = try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as! [String: Any]
-        let lib = try Scanner.scan(try [UInt8](Data(contentsOf: URL(fileURLWithPath: small))),
-                                   options: .init(detector: PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize)))
+        let lib = try Scanner.scan(try [UInt8](Data(contentsOf: URL(fileURLWithPath: small))))
         let corners = try #require(sobj["corners"] as? [[Double]], "\(scan.stdout) \(scan.stderr)")
         #expect(scan.status == 0 && sobj["detected"] as? Bool == true && FileManager.default.fileExists(atPath: page))
         #expect(zip(corners, lib.corners.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(corners) \(lib.corners)")

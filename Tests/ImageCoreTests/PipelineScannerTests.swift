@@ -170,25 +170,28 @@ struct PipelineScannerTests {
         }
     }
 
-    /// ``Scanner/Options/detector`` with a second working size. `scan-proxy-two-sizes.jpg`
-    /// (proxy split, index 800131 at 504 px; a design split, so it may be looked at): a small
-    /// form on a mountain slope that one run misses (its best quad wrong, confidence 0.01) and
-    /// the two-size detection finds within 1.5 % of the diagonal — from the JPEG path (the
-    /// small decode is the whole photo here) and from a PNG (decoded whole).
-    @Test("automatic mode with a second working size: a page one run misses")
+    /// The automatic mode's default detector has a second working size
+    /// (``Scanner/defaultDetector``). `scan-proxy-two-sizes.jpg` (proxy split, index 800131 at
+    /// 504 px; a design split, so it may be looked at): a small form on a mountain slope that one
+    /// run (`PageDetector()`) misses (its best quad wrong, confidence 0.01) and the default
+    /// detection finds within 1.5 % of the diagonal — from the JPEG path (the small decode is
+    /// the whole photo here) and from a PNG (decoded whole).
+    @Test("automatic mode: two working sizes by default find a page one run misses")
     func secondWorkSize() throws {
         let jpeg = try [UInt8](Data(contentsOf: DetectTests.fixtures.appendingPathComponent("scan-proxy-two-sizes.jpg")))
         let truth = [Point(x: 341.419, y: 20.586), Point(x: 386.861, y: 10.320), Point(x: 405.022, y: 74.223), Point(x: 362.584, y: 86.851)]
-        #expect(throws: ImageError.self) { _ = try Scanner.scan(jpeg) }
-        let two = PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize)
+        #expect(Scanner.defaultDetector == PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize))
+        #expect(Scanner.Options().detector == Scanner.defaultDetector)
+        #expect(throws: ImageError.self) { _ = try Scanner.scan(jpeg, options: .init(detector: PageDetector())) }
         let png = try PNG.encode(try JPEG.decode(jpeg, format: .rgb8))
         for file in [jpeg, png] {
-            let r = try Scanner.scan(file, options: .init(size: .pixels(width: 200, height: 283), detector: two))
+            let r = try Scanner.scan(file, options: .init(size: .pixels(width: 200, height: 283)))
             #expect(r.detected && r.width == 200 && r.height == 283)
             let err = DocumentComposite.cornerError(r.corners, Quad(truth))
             #expect(err <= 0.015 * (504.0 * 504.0 + 284.0 * 284.0).squareRoot(), "corner error \(err) px: \(r.corners)")
         }
-        #expect(try Scanner.detect(jpeg, detector: two) == Scanner.scan(jpeg, options: .init(detector: two)).corners)
+        #expect(try Scanner.detect(jpeg) == Scanner.scan(jpeg).corners)
+        #expect(throws: ImageError.self) { _ = try Scanner.detect(jpeg, detector: PageDetector()) }
     }
 
     /// The crop path decodes NV12 from YCbCr of a standard sampling only: a colour page of a
