@@ -29,6 +29,46 @@ struct CLITests {
         return Output(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Runs the executable with its output thrown away; its exit status and peak resident
+    /// memory (the kernel's accounting of that one child, `wait4`).
+    static func peakMemory(_ args: [String]) throws -> (status: Int32, kib: Int) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable.path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        guard rc == 0 else { throw CocoaError(.executableLoad) }
+        var status: Int32 = 0
+        var usage = rusage()
+        guard wait4(pid, &status, 0, &usage) == pid else { throw CocoaError(.executableLoad) }
+        return ((status >> 8) & 0xff, usage.ru_maxrss)
+    }
+
+    /// A batch's peak memory does not grow with its length: the CLI has glibc serve large
+    /// buffers from mmap (main.swift). Without it, `detect` over 2 copies of a 1600 x 1200 JPEG
+    /// peaked at 44 MiB, over 16 at 78 MiB (debug build): each file's freed buffers raised the heap's threshold.
+    @Test("a batch's peak memory does not grow with the number of files")
+    func batchMemoryFlat() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("imagecore-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpeg = Data(JPEGFixtures.photo(width: 1600, height: 1200))
+        var files: [String] = []
+        for i in 0..<10 {
+            let path = dir.appendingPathComponent("p\(i).jpg").path
+            try jpeg.write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
+        let two = try Self.peakMemory(["detect", "--workers", "1"] + files.prefix(2))
+        let ten = try Self.peakMemory(["detect", "--workers", "1"] + files)
+        #expect(two.status == 0 && ten.status == 0)
+        #expect(ten.kib - two.kib < 8 * 1024, "peak \(two.kib) KiB for 2 files, \(ten.kib) KiB for 10")
+    }
+
     @Test("the executable exists")
     func exists() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build it with swift build --build-tests")

@@ -70,9 +70,10 @@ typedef struct ic_detect_options {
                                 candidate whatever its confidence. */
     int32_t second_work_size; /**< 0 (the default): one run. Otherwise 64..1024, a second
                                 working size: when the first run's best candidate has a
-                                confidence below ::IC_DETECT_SECOND_RUN_BELOW (or there is none),
-                                ::ic_detect_page and ::ic_detect_candidates run the whole
-                                detection again at this size and answer from the run whose best
+                                confidence below ::IC_DETECT_SECOND_RUN_BELOW (a first run
+                                without any candidate, or one whose box equals the second size's,
+                                ends the detection), ::ic_detect_page and ::ic_detect_candidates
+                                run the whole detection again at this size and answer from the run whose best
                                 candidate scores higher (the two sizes see a page's sides at
                                 different scales and often err on different photos;
                                 ::IC_DETECT_SECOND_WORK_SIZE is the size measured). The first
@@ -88,7 +89,8 @@ enum { IC_DETECT_SECOND_WORK_SIZE = 384 };
 
 /** The first run's confidence below which a second working size runs (chosen on the design
  * splits: it keeps 3 269 of the 3 270 pages running it always finds, running it on 23 % of the
- * photos; page-less photos mostly run it). */
+ * photos with a candidate; page-less photos mostly run it). A first run without any candidate
+ * runs no second (on the design splits the second found a page after 1 of 301 such runs). */
 #define IC_DETECT_SECOND_RUN_BELOW 0.9
 
 /**
