@@ -236,17 +236,14 @@ static void conv(conv_fn fn, int32_t layer, const ic_dm_tensor *in, ic_dm_tensor
     for (int32_t y = 0; y < o.h; y++) fn(L, in, &o, y, relu);
 }
 
+typedef void (*up_add_fn)(const float *, float *, int32_t);
+
 /* skip = relu(skip + nearest-neighbour x2 of low), channel by channel (model.up_to). */
-static void up_add(const ic_dm_tensor *low, int32_t ch, const ic_dm_tensor *skip) {
+static void up_add(up_add_fn fn, const ic_dm_tensor *low, int32_t ch, const ic_dm_tensor *skip) {
     for (int32_t c = 0; c < ch; c++)
-        for (int32_t y = 0; y < skip->h; y++) {
-            float *o = skip->data + c * skip->plane + (ptrdiff_t)y * skip->stride;
-            const float *l = low->data + c * low->plane + (ptrdiff_t)(y / 2) * low->stride;
-            for (int32_t x = 0; x < skip->w; x++) {
-                float v = l[x / 2] + o[x];
-                o[x] = v > 0.0f ? v : 0.0f;
-            }
-        }
+        for (int32_t y = 0; y < skip->h; y++)
+            fn(low->data + c * low->plane + (ptrdiff_t)(y / 2) * low->stride,
+               skip->data + c * skip->plane + (ptrdiff_t)y * skip->stride, skip->w);
 }
 
 /* Zeroes the IC_DM_BORDER rows and columns around each of t's planes. */
@@ -290,12 +287,14 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     conv_fn fn = ic__dm_conv_row_c;
     column_sums_fn cols = ic__dm_column_sums_c;
     box_sums4_fn box4 = ic__dm_box_sums4_c;
+    up_add_fn up = ic__dm_up_add_row_c;
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
         /* AVX-512 for the convolutions alone: the reduction is bound by reading the image */
         fn = (cpu & IC_CPU_AVX512) ? ic__dm_conv_row_avx512 : ic__dm_conv_row_avx2;
         cols = ic__dm_column_sums_avx2;
         box4 = ic__dm_box_sums4_avx2;
+        up = ic__dm_up_add_row_avx2;
     }
 #endif
     if (!reduced) {
@@ -314,10 +313,10 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     conv(fn, 5, &L.ea, &L.eb, 1);
     conv(fn, 6, &L.eb, &L.ea, 1);
     conv(fn, 7, &L.ea, &L.eb, 0);
-    up_add(&L.eb, IC_DM_C1, &L.qb);
+    up_add(up, &L.eb, IC_DM_C1, &L.qb);
     conv(fn, 8, &L.qb, &L.qa, 1);
     conv(fn, 9, &L.qa, &L.qb, 0);
-    up_add(&L.qb, IC_DM_C0, &L.s1);
+    up_add(up, &L.qb, IC_DM_C0, &L.s1);
     conv(fn, 10, &L.s1, &L.a, 1);
     /* the logits go to s1's first planes (s1 is no longer needed): boundary, inside */
     conv(fn, 11, &L.a, &L.s1, 0);

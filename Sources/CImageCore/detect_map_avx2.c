@@ -204,4 +204,18 @@ void ic__dm_box_sums4_avx2(const uint16_t *sums, int32_t k, int32_t w, uint32_t 
         _mm_storeu_si128((__m128i *)(out + 4 * (size_t)i), r);
     }
 }
+/* Eight outputs a step: four coarse values, each doubled (a lane permute), added, and the
+ * maximum with 0 (what the scalar `v > 0 ? v : 0` gives, -0 and NaN included: 0); the scalar
+ * reference's branch on the sign mispredicted on half the values (perf: a tenth of a run). */
+IC_TARGET_AVX2
+void ic__dm_up_add_row_avx2(const float *low, float *o, int32_t w) {
+    const __m256i dup = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+    const __m256 zero = _mm256_setzero_ps();
+    int32_t x = 0;
+    for (; x + 8 <= w; x += 8) {
+        const __m256 l = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_loadu_ps(low + x / 2)), dup);
+        _mm256_storeu_ps(o + x, _mm256_max_ps(_mm256_add_ps(l, _mm256_loadu_ps(o + x)), zero));
+    }
+    ic__dm_up_add_row_c(low + x / 2, o + x, w - x); /* x is even: the same pairs */
+}
 #endif

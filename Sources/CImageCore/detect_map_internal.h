@@ -72,6 +72,13 @@ IC_INTERNAL void ic__dm_box_sums4_c(const uint16_t *sums, int32_t k, int32_t w, 
 IC_INTERNAL void ic__dm_box_sums4_avx2(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out);
 #endif
 
+/* Decoder kernel: o[x] = relu(o[x] + low[x / 2]) for x < w — a skip row plus the
+ * nearest-neighbour doubling of the coarser row (model.up_to), in place. */
+IC_INTERNAL void ic__dm_up_add_row_c(const float *low, float *o, int32_t w);
+#if IC_X86
+IC_INTERNAL void ic__dm_up_add_row_avx2(const float *low, float *o, int32_t w);
+#endif
+
 /* Working geometry: box k, working w x h, map mw x mh (see scripts/detector/workgeom.py). */
 typedef struct ic_dm_geometry {
     int32_t k, w, h, mw, mh;

@@ -50,3 +50,10 @@ void ic__dm_box_sums4_c(const uint16_t *sums, int32_t k, int32_t w, uint32_t *ou
         out[4 * i + 3] = a3;
     }
 }
+
+void ic__dm_up_add_row_c(const float *low, float *o, int32_t w) {
+    for (int32_t x = 0; x < w; x++) {
+        const float v = low[x / 2] + o[x];
+        o[x] = v > 0.0f ? v : 0.0f;
+    }
+}

@@ -179,6 +179,38 @@ static void one_box4(int32_t k, int32_t w, int fill) {
     free(src); free(ref); free(vec);
 }
 
+/* The decoder's doubling: o[x] = relu(o[x] + low[x / 2]) for w outputs, some sums exactly
+ * -0, 0 or NaN; the reference against the definition, the AVX2 kernel against the reference
+ * bit for bit, and neither writes past w. */
+static void one_up_add(int32_t w) {
+    const int32_t lw = (w + 1) / 2;
+    float *low = malloc(((size_t)lw + 4) * sizeof *low), *o = malloc(((size_t)w + 1) * sizeof *o);
+    float *ref = malloc(((size_t)w + 1) * sizeof *ref), *vec = malloc(((size_t)w + 1) * sizeof *vec);
+    for (int32_t i = 0; i < lw + 4; i++) low[i] = rnd();
+    for (int32_t x = 0; x < w; x++) o[x] = rnd();
+    if (w > 2) { o[0] = -low[0]; o[1] = NAN; o[2] = -0.0f; low[1] = 0.0f; } /* 0, NaN, -0 + 0 */
+    o[w] = 7.0f;
+    memcpy(ref, o, ((size_t)w + 1) * sizeof *o);
+    memcpy(vec, o, ((size_t)w + 1) * sizeof *o);
+    snprintf(g_ctx, sizeof g_ctx, "up_add: %d outputs", (int)w);
+    ic__dm_up_add_row_c(low, ref, w);
+    int ok = ref[w] == 7.0f;
+    for (int32_t x = 0; x < w; x++) {
+        const float v = o[x] + low[x / 2];
+        ok &= (v > 0 ? ref[x] == v : ref[x] == 0.0f && !signbit(ref[x]));
+    }
+    CHECK(ok);
+    int same = 1;
+#if IC_X86
+    if (ic_cpu_features_detected() & IC_CPU_AVX2) {
+        ic__dm_up_add_row_avx2(low, vec, w);
+        same = memcmp(ref, vec, ((size_t)w + 1) * sizeof *ref) == 0;
+    }
+#endif
+    CHECK(same);
+    free(low); free(o); free(ref); free(vec);
+}
+
 /* A two-size detection's second map: its working image written by the first run's pass over
  * the image (ic__dm_run with g2), then the network on it (reduced), must be the map of a run
  * at that size alone, bit for bit, in every format the detector reads; the first run's map
@@ -244,6 +276,8 @@ int main(void) {
     static const int32_t box4_k[] = {1, 2, 3, 7, 8, 9, 10, 14, 15, 16, 17, 257};
     for (size_t i = 0; i < sizeof box4_k / sizeof box4_k[0]; i++)
         for (int fill = 0; fill < 2; fill++) one_box4(box4_k[i], 1 + (int32_t)(i % 5) * 7, fill);
+    /* the doubling: widths below one 8-column step, at and past it, odd and even tails */
+    for (int32_t w = 1; w <= 40; w++) one_up_add(w);
     /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
      * counts that also take the path past the last multiple of 4, at widths below 8 (the
      * element-by-element columns), between 8 and 16 and past 16 (the 16- and 8-column blocks,
