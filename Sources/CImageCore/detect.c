@@ -214,7 +214,7 @@ static ic_status run(const ic_image *image, const ic_detect_options *options, in
     }
     const double k = g->k;
     ic_dq_map m = {map, inside, g->mw, g->mh, (size_t)g->mw, 0.25, 0.25, (image->width / k + 0.5) / 2,
-                   (image->height / k + 0.5) / 2, 0, 0};
+                   (image->height / k + 0.5) / 2, 0, 0, set.cpu};
     m.fw = m.fx1 - m.fx0;
     m.fh = m.fy1 - m.fy0;
     ic_dq_line lines[IC_DQ_LINE_ROOM];

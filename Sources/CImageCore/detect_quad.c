@@ -57,7 +57,6 @@
 
 #define DQ_PI 3.14159265358979323846
 
-enum { IC_DQ_THETA = 180 }; /* angles */
 _Static_assert(IC_DQ_MAX_LINES + 4 <= 64, "the search keeps sets of lines in 64-bit masks");
 static const float IC_DQ_VOTE_P = 0.25f;   /* cells below this do not vote */
 static const double IC_DQ_MIN_VOTES = 3.0;  /* a line collects at least this much probability */
@@ -154,22 +153,12 @@ static int32_t hough(const ic_dq_map *m, double diag, int32_t nrho, float *acc, 
     memset(acc, 0, (size_t)IC_DQ_THETA * nrho * sizeof *acc);
     double cs[IC_DQ_THETA], sn[IC_DQ_THETA];
     for (int32_t t = 0; t < IC_DQ_THETA; t++) { cs[t] = cos(t * DQ_PI / IC_DQ_THETA); sn[t] = sin(t * DQ_PI / IC_DQ_THETA); }
-    for (int32_t j = 0; j < m->h; j++) {
-        const float *row = m->p + (size_t)j * m->stride;
-        for (int32_t i = 0; i < m->w; i++) {
-            float p = row[i];
-            if (!(p >= IC_DQ_VOTE_P)) continue;
-            double u = i + 0.5, v = j + 0.5;
-            for (int32_t t = 0; t < IC_DQ_THETA; t++) {
-                double r = u * cs[t] + v * sn[t] + off - 0.5; /* bin b is centred at rho = b - off + 0.5 */
-                int32_t b = (int32_t)floor(r);
-                float a = (float)(r - b);
-                float *cell = acc + (size_t)t * nrho + b;
-                cell[0] += p * (1 - a);
-                cell[1] += p * a;
-            }
-        }
-    }
+    void (*votes)(const float *, int32_t, int32_t, float, const double *, const double *, int32_t, int32_t, float *) =
+        ic__dq_votes_row_c;
+#if IC_X86
+    if (m->cpu & IC_CPU_AVX512) votes = ic__dq_votes_row_avx512;
+#endif
+    for (int32_t j = 0; j < m->h; j++) votes(m->p + (size_t)j * m->stride, m->w, j, IC_DQ_VOTE_P, cs, sn, off, nrho, acc);
     /* local maxima (8-neighbourhood; angles wrap with the offset mirrored) */
     struct peak { double v; int32_t t, b; } peaks[IC_DQ_PEAKS]; /* v: a float's votes, exactly */
     int32_t np = 0;

@@ -29,7 +29,22 @@ typedef struct ic_dq_map {
     size_t stride;
     double fx0, fy0, fx1, fy1; /* frame edges */
     double fw, fh;             /* frame size */
+    uint32_t cpu;              /* the CPU features its kernels may use (ic__settings_read) */
 } ic_dq_map;
+
+enum { IC_DQ_THETA = 180 }; /* Hough angles */
+
+/* Hough kernel: the votes of map row `row` (w cells, row j of the map): every cell i with
+ * p >= vote_p votes p into each of the IC_DQ_THETA angle rows of `acc` (nrho offset bins
+ * each) at rho = (i + 0.5) cs[t] + (j + 0.5) sn[t], linearly between the two bins around it
+ * (bin b centred at rho = b - off + 0.5). Cell by cell, angle by angle: the order of every
+ * bin's additions is the scalar reference's, so the AVX-512 kernel's sums are the same bits. */
+IC_INTERNAL void ic__dq_votes_row_c(const float *row, int32_t w, int32_t j, float vote_p, const double *cs,
+                                    const double *sn, int32_t off, int32_t nrho, float *acc);
+#if IC_X86
+IC_INTERNAL void ic__dq_votes_row_avx512(const float *row, int32_t w, int32_t j, float vote_p, const double *cs,
+                                         const double *sn, int32_t off, int32_t nrho, float *acc);
+#endif
 
 /* Bilinear sample of plane `p` (the map's geometry) at map point (u, v); 0 outside. */
 static inline float ic__dq_sample(const ic_dq_map *m, const float *p, double u, double v) {

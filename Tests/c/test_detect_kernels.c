@@ -211,6 +211,49 @@ static void one_up_add(int32_t w) {
     free(low); free(o); free(ref); free(vec);
 }
 
+/* The Hough votes of one map row of w cells (row j; probabilities random in [0, 1), some at
+ * the vote threshold exactly, some just below it): the reference against double-precision
+ * sums of the same votes, the AVX-512 kernel against the reference bit for bit (the last
+ * block's masked lanes included: nothing written past the 180 angles' bins). */
+static void one_votes(int32_t w, int32_t j) {
+    const double diag = sqrt((double)w * w + (double)(j + 1) * (j + 1)) + 4;
+    const int32_t nrho = 2 * (int32_t)ceil(diag) + 4, off = nrho / 2 - 1;
+    const size_t n = (size_t)IC_DQ_THETA * nrho;
+    double cs[IC_DQ_THETA], sn[IC_DQ_THETA];
+    for (int32_t t = 0; t < IC_DQ_THETA; t++) {
+        cs[t] = cos(t * 3.14159265358979323846 / IC_DQ_THETA);
+        sn[t] = sin(t * 3.14159265358979323846 / IC_DQ_THETA);
+    }
+    const size_t guard = (size_t)nrho + 2; /* a 181st angle's row and more: must stay untouched */
+    float *row = malloc((size_t)w * sizeof *row), *ref = calloc(n + guard, sizeof *ref), *vec = calloc(n + guard, sizeof *vec);
+    double *exact_sums = calloc(n, sizeof *exact_sums);
+    for (int32_t i = 0; i < w; i++) row[i] = i % 7 == 3 ? 0.25f : i % 7 == 5 ? nextafterf(0.25f, 0) : (rnd() + 1) / 2;
+    for (size_t x = n; x < n + guard; x++) ref[x] = vec[x] = 7.0f;
+    snprintf(g_ctx, sizeof g_ctx, "votes: %d cells, row %d", (int)w, (int)j);
+    ic__dq_votes_row_c(row, w, j, 0.25f, cs, sn, off, nrho, ref);
+    for (int32_t i = 0; i < w; i++) {
+        if (!(row[i] >= 0.25f)) continue;
+        for (int32_t t = 0; t < IC_DQ_THETA; t++) {
+            const double r = (i + 0.5) * cs[t] + (j + 0.5) * sn[t] + off - 0.5, b = floor(r);
+            exact_sums[(size_t)t * nrho + (size_t)b] += row[i] * (1 - (r - b));
+            exact_sums[(size_t)t * nrho + (size_t)b + 1] += row[i] * (r - b);
+        }
+    }
+    int ok = 1;
+    for (size_t x = n; x < n + guard; x++) ok &= ref[x] == 7.0f;
+    for (size_t x = 0; x < n; x++) ok &= fabs(ref[x] - exact_sums[x]) <= 1e-5 * (1 + exact_sums[x]);
+    CHECK(ok);
+    int same = 1;
+#if IC_X86
+    if (ic_cpu_features_detected() & IC_CPU_AVX512) {
+        ic__dq_votes_row_avx512(row, w, j, 0.25f, cs, sn, off, nrho, vec);
+        same = memcmp(ref, vec, (n + guard) * sizeof *ref) == 0;
+    }
+#endif
+    CHECK(same);
+    free(row); free(ref); free(vec); free(exact_sums);
+}
+
 /* A two-size detection's second map: its working image written by the first run's pass over
  * the image (ic__dm_run with g2), then the network on it (reduced), must be the map of a run
  * at that size alone, bit for bit, in every format the detector reads; the first run's map
@@ -276,6 +319,10 @@ int main(void) {
     static const int32_t box4_k[] = {1, 2, 3, 7, 8, 9, 10, 14, 15, 16, 17, 257};
     for (size_t i = 0; i < sizeof box4_k / sizeof box4_k[0]; i++)
         for (int fill = 0; fill < 2; fill++) one_box4(box4_k[i], 1 + (int32_t)(i % 5) * 7, fill);
+    /* the Hough votes: rows of a few cells to a 12 MP map's width, near and far from row 0 */
+    static const int32_t vote_w[] = {1, 2, 7, 33, 144}, vote_j[] = {0, 5, 107};
+    for (size_t i = 0; i < sizeof vote_w / sizeof vote_w[0]; i++)
+        for (size_t j = 0; j < sizeof vote_j / sizeof vote_j[0]; j++) one_votes(vote_w[i], vote_j[j]);
     /* the doubling: widths below one 8-column step, at and past it, odd and even tails */
     for (int32_t w = 1; w <= 40; w++) one_up_add(w);
     /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
