@@ -4,7 +4,7 @@ import ImageCore
 enum Detect {
     static let spec = CommandSpec(
         name: "detect", abstract: "Find the page in a photo and print its corners.",
-        discussion: "Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure), then the confidence and, for a page cut by the photo's edge, the edges that are its sides ('cut by the frame: top'). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"cut_edges\", \"width\", \"height\", ...} per file.",
+        discussion: "A JPEG is decoded at the smallest n/8 scale whose long side is at least 1600 px (JSON \"scale\": n). Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure), then the confidence and, for a page cut by the photo's edge, the edges that are its sides ('cut by the frame: top'). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"cut_edges\", \"width\", \"height\", ...} per file.",
         positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNG, PNM, or raw .yuv with --size and --layout.", many: true)],
         options: detectorOptions + CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
@@ -18,6 +18,8 @@ enum Detect {
         "thorough", "The default: when the first detection is unsure, detect again at a second working size (384) and answer from the surer run.")
     /// The detection options of detect, rectify and scan.
     static let detectorOptions = [fast, thorough]
+    /// `detect` decodes a JPEG at the smallest n/8 whose long side reaches this (README, the CLI).
+    static let decodeLongSide = 1600
 
     /// The detector the options ask for: two sizes unless `--fast`.
     static func detector(_ a: ParsedArguments) throws(CLIError) -> PageDetector {
@@ -30,10 +32,17 @@ enum Detect {
         let detector = try detector(a)
         return try runFileCommand(a, BatchShape(writesFiles: false), verb: "detect") { (job, settings) throws(ImageError) in
             var r = FileResult()
-            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false, result: &r)
-            r.width = image.width; r.height = image.height
+            // a JPEG decoded at the smallest n/8 of at least 1600 px, the size the detector's
+            // figures were measured at: the working image and the refinement's steps (a quarter
+            // of a box) are the same in stored pixels, the decode a quarter of a 12 MP one
+            let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false,
+                                                        minimumLongSide: Detect.decodeLongSide, result: &r)
+            let stored = r.storedSize ?? (image.width, image.height)
+            r.width = stored.width; r.height = stored.height
             let d = try detector.detection(in: image)
-            if let q = d.quad {
+            let fx = Double(stored.width) / Double(image.width), fy = Double(stored.height) / Double(image.height)
+            if let found = d.quad {
+                let q = fx == 1 && fy == 1 ? found : Quad(found.corners.map { Point(x: $0.x * fx, y: $0.y * fy) })
                 let cut = d.cutEdges.names
                 r.fields += [("found", "true"), ("corners", JSON.array(q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
                              ("confidence", fmt(d.confidence)), ("cut_edges", JSON.array(cut.map(JSON.quote)))]

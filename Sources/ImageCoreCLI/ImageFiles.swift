@@ -118,9 +118,11 @@ enum ImageFiles {
     /// Reads a JPEG (RGBA8, or GRAY8 for a gray JPEG unless `format` is given), a PNG, a PNM (as
     /// stored), or raw YUV (`raw` given, or an error for a `.yuv` name without it). A JPEG's
     /// or PNG's EXIF orientation is applied (``upright(_:settings:)``) unless `orient` is false
-    /// (the caller fuses it into a later stage) or `--no-auto-orient` was given.
+    /// (the caller fuses it into a later stage) or `--no-auto-orient` was given. With
+    /// `minimumLongSide`, a JPEG is decoded at the smallest n/8 scale whose long side reaches it
+    /// (`result.scale` and `result.storedSize` then say so).
     static func read(_ path: String, raw: Raw? = nil, format: PixelFormat? = nil, settings: Settings,
-                     orient: Bool = true, result: inout FileResult) throws(ImageError) -> PixelBuffer {
+                     orient: Bool = true, minimumLongSide: Int? = nil, result: inout FileResult) throws(ImageError) -> PixelBuffer {
         if let raw {
             do throws(ImageError) {
                 if path == "-" {
@@ -143,6 +145,13 @@ enum ImageFiles {
                 if settings.keepMetadata { result.exif = exif(data) }
                 var options = settings.decodeOptions()
                 options.cmykProfile = cmykProfile(result.iccProfile)
+                if let minimumLongSide {
+                    // the smallest n/8 whose long side reaches it (the whole file if none does)
+                    let info = try JPEG.info(data)
+                    let long = max(info.width, info.height)
+                    let n = (1...8).first { (long * $0 + 7) / 8 >= minimumLongSide } ?? 8
+                    if n < 8 { options.scale = .eighths(n); result.scale = n; result.storedSize = (info.width, info.height) }
+                }
                 var image = try decodeJPEG(data, format: format, options: options, result: &result)
                 try toSRGB(&image, settings: settings, result: &result)
                 if orient { try upright(&image, settings: settings) }
@@ -356,8 +365,8 @@ enum ImageFiles {
     /// Reads an image for the document kernels, which take GRAY8, RGBA8 or YUV: RGB8 PNM
     /// becomes opaque RGBA8.
     static func readForDocuments(_ path: String, raw: Raw?, settings: Settings, orient: Bool = true,
-                                 result: inout FileResult) throws(ImageError) -> PixelBuffer {
-        let image = try read(path, raw: raw, settings: settings, orient: orient, result: &result)
+                                 minimumLongSide: Int? = nil, result: inout FileResult) throws(ImageError) -> PixelBuffer {
+        let image = try read(path, raw: raw, settings: settings, orient: orient, minimumLongSide: minimumLongSide, result: &result)
         return image.format == .rgb8 ? try image.converted(to: .rgba8) : image
     }
 

@@ -116,6 +116,32 @@ struct DocumentCLITests {
         #expect(zip(corners, lib.corners.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(corners) \(lib.corners)")
     }
 
+    /// `detect` decodes a large JPEG at the smallest n/8 of at least 1600 px (JSON `"scale"`) and
+    /// reports the size and the corners in the file's stored pixels: the proxy form
+    /// (DetectTests.formFromInsideRegion) drawn 4 times larger, its page within 1.5 % of the
+    /// diagonal of the truth, as the library finds it in the whole decode.
+    @Test("detect: a large JPEG decoded at n/8, corners in stored pixels")
+    func detectScaledDecode() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let small = try DetectTests.photo("detect-proxy-form.jpg")
+        let big = try small.resized(width: 4 * small.width, height: 4 * small.height)
+        let jpeg = try JPEG.encode(big)
+        let path = dir.appendingPathComponent("big.jpg").path
+        try Data(jpeg).write(to: URL(fileURLWithPath: path))
+        let out = try CLITests.run(["detect", path, "--json"])
+        let o = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as! [String: Any]
+        #expect(o["scale"] as? Int == 4 && o["width"] as? Int == big.width && o["height"] as? Int == big.height, "\(out.stdout)")
+        let truth = [[538.749, 37.067], [588.126, 59.697], [569.596, 129.185], [518.719, 114.488]].map { Point(x: 4 * $0[0], y: 4 * $0[1]) }
+        let diag = (Double(big.width * big.width + big.height * big.height)).squareRoot()
+        let got = try #require(o["corners"] as? [[Double]], "\(out.stdout) \(out.stderr)")
+        #expect(got.count == 4)
+        let cli = Quad(got.map { Point(x: $0[0], y: $0[1]) })
+        #expect(DocumentComposite.cornerError(cli, Quad(truth)) <= 0.015 * diag, "\(cli)")
+        let whole = try #require(PageDetector(secondWorkSize: PageDetector.recommendedSecondWorkSize).detection(in: JPEG.decode(jpeg, format: .rgba8)).quad)
+        #expect(DocumentComposite.cornerError(whole, Quad(truth)) <= 0.015 * diag, "\(whole)")
+    }
+
     @Test("rectify writes the requested size and orientation; enhance writes the mode")
     func rectifyEnhance() throws {
         let dir = try Self.tempDir()

@@ -19,6 +19,8 @@ struct FileResult {
     var height: Int? = nil
     /// The JPEG decode scale n (n/8), when the input was a JPEG decoded scaled.
     var scale: Int? = nil
+    /// The stored size of a JPEG decoded scaled (`scale`): the size its coordinates refer to.
+    var storedSize: (width: Int, height: Int)? = nil
     /// Decoder warnings (one message each kind; `warningCount` counts them all).
     var warnings: [String] = []
     var warningCount = 0
