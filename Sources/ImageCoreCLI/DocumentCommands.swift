@@ -4,7 +4,7 @@ import ImageCore
 enum Detect {
     static let spec = CommandSpec(
         name: "detect", abstract: "Find the page in a photo and print its corners.",
-        discussion: "A JPEG is decoded at the smallest n/8 scale whose long side is at least 1600 px (JSON \"scale\": n). Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure), then the confidence and, for a page cut by the photo's edge, the edges that are its sides ('cut by the frame: top'). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"cut_edges\", \"width\", \"height\", ...} per file.",
+        discussion: "A JPEG is decoded at the smallest of 1/8, 1/4 and 1/2 whose long side is at least 1600 px, if one is (JSON \"scale\": n, in eighths). Corners are printed clockwise from the top-left as x,y pairs in the file's stored pixels (before its EXIF orientation; what rectify and scan take), or 'not found' (not a failure), then the confidence and, for a page cut by the photo's edge, the edges that are its sides ('cut by the frame: top'). With --json: {\"input\", \"found\", \"corners\", \"confidence\", \"cut_edges\", \"width\", \"height\", ...} per file.",
         positionals: [PositionalSpec(name: "files", help: "Photos: JPEG, PNG, PNM, or raw .yuv with --size and --layout.", many: true)],
         options: detectorOptions + CommonOptions.rawInput + CommonOptions.inputsOnly + CommonOptions.process, run: run)
 
@@ -18,7 +18,7 @@ enum Detect {
         "thorough", "The default: when the first detection is unsure, detect again at a second working size (384) and answer from the surer run.")
     /// The detection options of detect, rectify and scan.
     static let detectorOptions = [fast, thorough]
-    /// `detect` decodes a JPEG at the smallest n/8 whose long side reaches this (README, the CLI).
+    /// `detect` decodes a JPEG at the smallest of 1/8, 1/4 and 1/2 whose long side reaches this (README, the CLI).
     static let decodeLongSide = 1600
 
     /// The detector the options ask for: two sizes unless `--fast`.
@@ -32,9 +32,10 @@ enum Detect {
         let detector = try detector(a)
         return try runFileCommand(a, BatchShape(writesFiles: false), verb: "detect") { (job, settings) throws(ImageError) in
             var r = FileResult()
-            // a JPEG decoded at the smallest n/8 of at least 1600 px, the size the detector's
-            // figures were measured at: the working image and the refinement's steps (a quarter
-            // of a box) are the same in stored pixels, the decode a quarter of a 12 MP one
+            // a JPEG decoded at the smallest of 1/8, 1/4, 1/2 of at least 1600 px, the size the
+            // detector's figures were measured at: the working image and the refinement's steps
+            // (a quarter of a box) are about the same in stored pixels, the decode a quarter of
+            // a 12 MP one
             let image = try ImageFiles.readForDocuments(job.input.path, raw: raw, settings: settings, orient: false,
                                                         minimumLongSide: Detect.decodeLongSide, result: &r)
             let stored = r.storedSize ?? (image.width, image.height)

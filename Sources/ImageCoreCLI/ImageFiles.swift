@@ -119,8 +119,8 @@ enum ImageFiles {
     /// stored), or raw YUV (`raw` given, or an error for a `.yuv` name without it). A JPEG's
     /// or PNG's EXIF orientation is applied (``upright(_:settings:)``) unless `orient` is false
     /// (the caller fuses it into a later stage) or `--no-auto-orient` was given. With
-    /// `minimumLongSide`, a JPEG is decoded at the smallest n/8 scale whose long side reaches it
-    /// (`result.scale` and `result.storedSize` then say so).
+    /// `minimumLongSide`, a JPEG is decoded at the smallest of 1/8, 1/4 and 1/2 whose long side
+    /// reaches it, if one does (`result.scale` and `result.storedSize` then say so).
     static func read(_ path: String, raw: Raw? = nil, format: PixelFormat? = nil, settings: Settings,
                      orient: Bool = true, minimumLongSide: Int? = nil, result: inout FileResult) throws(ImageError) -> PixelBuffer {
         if let raw {
@@ -146,10 +146,12 @@ enum ImageFiles {
                 var options = settings.decodeOptions()
                 options.cmykProfile = cmykProfile(result.iccProfile)
                 if let minimumLongSide {
-                    // the smallest n/8 whose long side reaches it (the whole file if none does)
+                    // the smallest of 1/8, 1/4 and 1/2 whose long side reaches it, else the whole
+                    // file: libjpeg-turbo's other scales have no SIMD inverse DCT, and 7/8 of a
+                    // 1920 px photo took longer than the whole (README, the CLI)
                     let info = try JPEG.info(data)
                     let long = max(info.width, info.height)
-                    let n = (1...8).first { (long * $0 + 7) / 8 >= minimumLongSide } ?? 8
+                    let n = [1, 2, 4].first { (long * $0 + 7) / 8 >= minimumLongSide } ?? 8
                     if n < 8 { options.scale = .eighths(n); result.scale = n; result.storedSize = (info.width, info.height) }
                 }
                 var image = try decodeJPEG(data, format: format, options: options, result: &result)

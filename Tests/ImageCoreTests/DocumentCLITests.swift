@@ -116,7 +116,7 @@ struct DocumentCLITests {
         #expect(zip(corners, lib.corners.corners).allSatisfy { abs($0[0] - $1.x) <= 0.005 && abs($0[1] - $1.y) <= 0.005 }, "\(corners) \(lib.corners)")
     }
 
-    /// `detect` decodes a large JPEG at the smallest n/8 of at least 1600 px (JSON `"scale"`) and
+    /// `detect` decodes a large JPEG at 1/2 when that is at least 1600 px (JSON `"scale"`) and
     /// reports the size and the corners in the file's stored pixels: the proxy form
     /// (DetectTests.formFromInsideRegion) drawn 4 times larger, its page within 1.5 % of the
     /// diagonal of the truth, as the library finds it in the whole decode.
