@@ -194,6 +194,26 @@ struct PipelineScannerTests {
         #expect(throws: ImageError.self) { _ = try Scanner.detect(jpeg, detector: PageDetector()) }
     }
 
+    /// The automatic mode detects on the smallest of the 1/8, 1/4 and 1/2 decodes of at least
+    /// 480 px (the scales with SIMD inverse DCTs), else the whole file: a 1600 px photo on its
+    /// 1/2 decode (800 px; at 3/8, 600 px, both working sizes had the same box), a 504 px one
+    /// whole — the corners the detector's on that decode, scaled to the file's pixels.
+    @Test("automatic mode: detection on the 1/8, 1/4 or 1/2 decode of at least 480 px")
+    func detectionDecodeScale() throws {
+        let small = try DetectTests.photo("detect-proxy-form.jpg")
+        for (width, n) in [(2 * small.width, 4), (504, 8)] {
+            let image = try small.resized(width: width, height: width * small.height / small.width)
+            let jpeg = try JPEG.encode(image)
+            var o = JPEG.DecodeOptions()
+            o.scale = .eighths(n)
+            let decoded = try JPEG.decode(jpeg, format: .rgb8, options: o)
+            let q = try #require(try Scanner.defaultDetector.detection(in: decoded).quad, "\(image.width) px")
+            let fx = Double(image.width) / Double(decoded.width), fy = Double(image.height) / Double(decoded.height)
+            let want = Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) })
+            #expect(try Scanner.detect(jpeg) == want, "\(image.width) px at \(n)/8")
+        }
+    }
+
     /// The crop path decodes NV12 from YCbCr of a standard sampling only: a colour page of a
     /// CMYK, YCCK or RGB file, or of an unusual sampling, is decoded to RGBA8 instead. Checked
     /// against the same scan of the file decoded whole (`scan(image:)`): the same pixels.
