@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean \
+.PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean scan-eval \
 	detector-venv detector-data train-detector train-ranker recalibrate-detector detector-scores detector-fixtures
 
 all: build
@@ -210,6 +210,14 @@ detector-scores: $(foreach s,$(DETECTOR_DESIGN_SPLITS),$(DETECTOR_DIR)/data/$(s)
 	$(SWIFT) build -c release --product bench
 	$(call detect_scores,$(DETECTOR_DESIGN_SPLITS),$(DETECTOR_SCORES))
 	$(DETECTOR_PY) scripts/detector/compare.py $(DETECTOR_SCORES)
+
+## make scan-eval DETECTOR_SPLIT=NAME [SCAN_EVAL_ARGS='--command detect --fast']: the detection as
+## the CLI user meets it, `imagecore scan` (or `detect`) over a split (scripts/detector/scan_eval.py;
+## design splits while designing, the held-out split once after).
+scan-eval: $(DETECTOR_DIR)/data/$(DETECTOR_SPLIT)/labels.jsonl
+	@test -n "$(DETECTOR_SPLIT)" || { echo "scan-eval: set DETECTOR_SPLIT=NAME"; exit 2; }
+	$(SWIFT) build -c release --product imagecore
+	python3 scripts/detector/scan_eval.py .build/release/imagecore $(DETECTOR_DIR)/data/$(DETECTOR_SPLIT) $(SCAN_EVAL_ARGS)
 
 ## make detector-fixtures: the tests' small held-out subset (Tests/ImageCoreTests/Fixtures/detect-heldout).
 detector-fixtures: .venv-detector/.done
