@@ -186,6 +186,15 @@ typedef struct {
     int reduced2;
 } found;
 
+/* The second working size's geometry after a first run of geometry f->g, or none (w = 0): no
+ * second size, or one with the first's box (the same working image would give the same run). */
+static ic_dm_geometry second_geometry(const ic_image *image, const found *f) {
+    ic_dm_geometry g2 = {0, 0, 0, 0, 0};
+    if (f->o.work2) ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
+    if (g2.k == f->g.k) g2.w = 0;
+    return g2;
+}
+
 /* The detection up to the ranked candidates, at the working size (second: the second one;
  * reduced: its working image is in the scratch already). */
 static ic_status run(const ic_image *image, const ic_detect_options *options, int second, int reduced, void *scratch,
@@ -202,8 +211,7 @@ static ic_status run(const ic_image *image, const ic_detect_options *options, in
     /* the first run of a two-size detection writes the second size's working image in the
      * same pass over the image (the second run, if there is one, starts from it) */
     ic_dm_geometry g2 = {0, 0, 0, 0, 0};
-    if (!second && f->o.work2) ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
-    if (g2.k == g->k) g2.w = 0; /* the same box: no second run (candidates()) */
+    if (!second) g2 = second_geometry(image, f);
     if (second && reduced) {
         ic__dm_run(image, g, set.cpu, base, map, inside, (size_t)g->mw, NULL, input2, 1);
     } else if (g2.w >= 16 && g2.h >= 16) {
@@ -237,9 +245,7 @@ static ic_status candidates(const ic_image *image, const ic_detect_options *opti
     ic_status st = run(image, options, 0, 0, scratch, scratch_size, f);
     if (st != IC_OK || !f->o.work2) return st;
     if (f->n == 0 || confidence_of(f->cands[0].q.score) >= IC_DETECT_SECOND_RUN_BELOW) return IC_OK;
-    ic_dm_geometry g2;
-    ic__dm_geometry(image->width, image->height, f->o.work2, &g2);
-    if (g2.k == f->g.k) return IC_OK; /* the same box gives the same working image: the same run */
+    if (second_geometry(image, f).w == 0) return IC_OK;
     if ((st = run(image, options, 1, f->reduced2, scratch, scratch_size, f2)) != IC_OK) return st;
     if (f2->n > 0 && f2->cands[0].q.score > f->cands[0].q.score) *f = *f2;
     return IC_OK;

@@ -50,6 +50,10 @@ public struct Quad: Sendable, Hashable, CustomStringConvertible {
     /// The corners in order: top-left, top-right, bottom-right, bottom-left.
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 
+    /// The quad with every x multiplied by `x` and every y by `y` (a quad found in a scaled
+    /// decode, in the full image's pixels).
+    public func scaled(x: Double, y: Double) -> Quad { Quad(corners.map { Point(x: $0.x * x, y: $0.y * y) }) }
+
     public var description: String { corners.map(\.description).joined(separator: " ") }
 
     var cValue: ic_quad { ic_quad(corners: (topLeft.cValue, topRight.cValue, bottomRight.cValue, bottomLeft.cValue)) }

@@ -141,6 +141,16 @@ public enum JPEG {
 
     // MARK: scale
 
+    /// The smallest of 1/8, 1/4 and 1/2 at which a `width` × `height` JPEG's long side is at
+    /// least `longSide`, else 8/8 (the whole image), in eighths: the scales libjpeg-turbo's
+    /// inverse DCT has SIMD code for (its 3/8 to 7/8 are scalar, and 7/8 of a 1920 px photo
+    /// took longer than the whole decode). The scanner's and `imagecore detect`'s detection
+    /// decodes.
+    public static func fastScale(width: Int, height: Int, longSideAtLeast longSide: Int) -> Int {
+        let long = max(width, height)
+        return [1, 2, 4].first { (long * $0 + 7) / 8 >= longSide } ?? 8
+    }
+
     /// The size of a `width` × `height` image decoded at `scale`/8 (libjpeg rounds up).
     public static func scaledSize(width: Int, height: Int, eighths scale: Int) throws(ImageError) -> (width: Int, height: Int) {
         var w: Int32 = 0, h: Int32 = 0

@@ -43,7 +43,7 @@ enum Detect {
             let d = try detector.detection(in: image)
             let fx = Double(stored.width) / Double(image.width), fy = Double(stored.height) / Double(image.height)
             if let found = d.quad {
-                let q = fx == 1 && fy == 1 ? found : Quad(found.corners.map { Point(x: $0.x * fx, y: $0.y * fy) })
+                let q = found.scaled(x: fx, y: fy)
                 let cut = d.cutEdges.names
                 r.fields += [("found", "true"), ("corners", JSON.array(q.corners.map { "[\(fmt($0.x)), \(fmt($0.y))]" })),
                              ("confidence", fmt(d.confidence)), ("cut_edges", JSON.array(cut.map(JSON.quote)))]

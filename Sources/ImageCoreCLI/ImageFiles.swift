@@ -146,12 +146,8 @@ enum ImageFiles {
                 var options = settings.decodeOptions()
                 options.cmykProfile = cmykProfile(result.iccProfile)
                 if let minimumLongSide {
-                    // the smallest of 1/8, 1/4 and 1/2 whose long side reaches it, else the whole
-                    // file: libjpeg-turbo's other scales have no SIMD inverse DCT, and 7/8 of a
-                    // 1920 px photo took longer than the whole (README, the CLI)
                     let info = try JPEG.info(data)
-                    let long = max(info.width, info.height)
-                    let n = [1, 2, 4].first { (long * $0 + 7) / 8 >= minimumLongSide } ?? 8
+                    let n = JPEG.fastScale(width: info.width, height: info.height, longSideAtLeast: minimumLongSide)
                     if n < 8 { options.scale = .eighths(n); result.scale = n; result.storedSize = (info.width, info.height) }
                 }
                 var image = try decodeJPEG(data, format: format, options: options, result: &result)

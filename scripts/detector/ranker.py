@@ -26,6 +26,8 @@ import sys
 import lightgbm as lgb
 import numpy as np
 
+from corners import worst_corner_error
+
 NF = 34
 NEGATIVE_WEIGHT = 10.0
 PARAMS = dict(objective='binary', num_leaves=15, learning_rate=0.05, min_data_in_leaf=20, verbose=-1,
@@ -33,11 +35,6 @@ PARAMS = dict(objective='binary', num_leaves=15, learning_rate=0.05, min_data_in
 ROUNDS = 300
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
-
-
-def worst_corner_error(corners, truth):
-    """The largest corner distance in the best cyclic order (as bench detect-eval's)."""
-    return min(max(math.dist(corners[(i + s) % 4], truth[i]) for i in range(4)) for s in range(4))
 
 
 def load(split_dir, features_file):

@@ -22,10 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-
-def worst_corner_error(corners, truth):
-    """The largest corner distance in the best cyclic order (as bench detect-eval's)."""
-    return min(max(math.dist(corners[(i + s) % 4], truth[i]) for i in range(4)) for s in range(4))
+from corners import worst_corner_error
 
 
 def main():

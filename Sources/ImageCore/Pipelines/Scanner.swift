@@ -169,13 +169,12 @@ public enum Scanner {
     static func detect(_ jpeg: UnsafeRawBufferPointer, limits: JPEG.DecodeOptions, detector: PageDetector,
                        warnings: inout JPEG.Warnings) throws(ImageError) -> (quad: Quad, cut: PageDetector.FrameEdges) {
         let info = try JPEG.info(jpeg)
-        let long = max(info.width, info.height)
         var o = limits
-        o.scale = .eighths([1, 2, 4].first { (long * $0 + 7) / 8 >= 480 } ?? 8); o.crop = nil
+        o.scale = .eighths(JPEG.fastScale(width: info.width, height: info.height, longSideAtLeast: 480)); o.crop = nil
         let small = try JPEG.decode(jpeg, format: .rgb8, options: o, warnings: &warnings)
         let (q, cut) = try page(in: small, detector: detector)
         let fx = Double(info.width) / Double(small.width), fy = Double(info.height) / Double(small.height)
-        return (Quad(q.corners.map { Point(x: $0.x * fx, y: $0.y * fy) }), cut)
+        return (q.scaled(x: fx, y: fy), cut)
     }
 
     /// The output size for a page: `request`, except for a page cut by the frame (`cut` not
