@@ -102,6 +102,8 @@ DETECTOR_DEBS = mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lom
 DETECTOR_JOBS ?= 2
 # the C detector's default working size (IC_DETECT_DEFAULT_WORK_SIZE): the last stage trains at it too
 DETECTOR_WORK = $(shell sed -n 's/.*IC_DETECT_DEFAULT_WORK_SIZE = \([0-9]*\).*/\1/p' Sources/CImageCore/include/imagecore/detect.h)
+# the second working size (IC_DETECT_SECOND_WORK_SIZE): the calibration reads the two-size scores
+DETECTOR_WORK2 = $(shell sed -n 's/.*IC_DETECT_SECOND_WORK_SIZE = \([0-9]*\).*/\1/p' Sources/CImageCore/include/imagecore/detect.h)
 
 detector-venv: .venv-detector/.done
 .venv-detector/.done: scripts/detector/requirements.txt
@@ -182,7 +184,7 @@ train-ranker: detector-data
 # the current build's scores on splits $(1) (no threshold: IC_DETECT_SCORES) into $(2)/SPLIT-scores.txt,
 # its report into $(2)/SPLIT.log
 detect_scores = for s in $(1); do \
-		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(2)/$$s-scores.txt \
+		$(3) IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_SCORES=$(2)/$$s-scores.txt \
 			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(2)/$$s.log || exit 1; done
 
 ## make recalibrate-detector: the calibration half of train-detector, the weights kept (after a
@@ -191,7 +193,7 @@ detect_scores = for s in $(1); do \
 ## detect_model.c (export.py --keep-weights).
 recalibrate-detector: detector-data
 	$(SWIFT) build -c release --product bench
-	$(call detect_scores,val valhard val360 valhard360,$(DETECTOR_DIR))
+	$(call detect_scores,val valhard val360 valhard360,$(DETECTOR_DIR),IC_DETECT_WORK2=$(DETECTOR_WORK2))
 	$(DETECTOR_PY) scripts/detector/calibrate.py --scores-dir $(DETECTOR_DIR) $(DETECTOR_DIR)/calibration.json
 	$(DETECTOR_PY) scripts/detector/export.py --keep-weights --calibration $(DETECTOR_DIR)/calibration.json
 	$(SWIFT) build -c release --product bench

@@ -16,6 +16,8 @@ static uint32_t detect(void) {
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) f |= IC_CPU_AVX2;
     /* the same for ZMM state (gcc's libgcc and clang's compiler-rt both check XCR0) */
     if ((f & IC_CPU_AVX2) && __builtin_cpu_supports("avx512f")) f |= IC_CPU_AVX512;
+    if ((f & IC_CPU_AVX512) && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni"))
+        f |= IC_CPU_AVX512VNNI;
 #elif IC_NEON
     f |= IC_CPU_NEON; /* mandatory on AArch64 */
 #endif

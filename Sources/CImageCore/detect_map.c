@@ -1,7 +1,7 @@
-/* The learned boundary map: the working image (an integer box reduction to Y, Cb, Cr) and
- * the network of scripts/detector/model.py over it, layer by layer and row by row, with
- * the row kernels of detect_map_rows.c (scalar reference), detect_map_avx2.c or
- * detect_map_avx512.c (the convolutions). All memory
+/* The learned boundary map: the working image (an integer box reduction to Y, Cb, Cr bytes)
+ * and the network of scripts/detector/model.py over it in bytes (scripts/detector/quantize.py),
+ * layer by layer and row by row, with the row kernels of detect_map_rows.c (scalar
+ * reference), detect_map_avx2.c or detect_map_avx512.c (the convolutions). All memory
  * is the caller's scratch. The arithmetic of the reduction is that of
  * scripts/detector/workgeom.py, which made the training inputs: keep the two in step. */
 #include "detect_map_internal.h"
@@ -26,7 +26,8 @@ void ic__dm_geometry(int32_t width, int32_t height, int32_t work, ic_dm_geometry
 typedef struct layout {
     uint32_t *sums;           /* 4 * src_width + 8 column sums */
     uint16_t *part;           /* as many 16-bit partial sums (at most 257 rows of bytes) */
-    ic_dm_tensor in, a, s1, qa, qb, ea, eb;
+    ic_dm_bytes in, a, s1, qa, qb, ea, eb;
+    ic_dm_floats f7, f9, logits; /* L7's and L9's outputs before their additions, L11's */
     size_t bytes;
 } layout;
 
@@ -37,16 +38,28 @@ static size_t take(uint8_t *base, size_t *off, size_t bytes, void **out) {
     return at;
 }
 
-static void tensor(uint8_t *base, size_t *off, int32_t w, int32_t h, int32_t ch, ic_dm_tensor *t) {
+/* ch channels (a multiple of 4) of bytes inside a border */
+static void tensor(uint8_t *base, size_t *off, int32_t w, int32_t h, int32_t ch, ic_dm_bytes *t) {
     const int32_t B = IC_DM_BORDER;
     t->w = w;
     t->h = h;
-    t->ch = ch;
+    t->groups = ch / 4;
     t->stride = w + 2 * B;
     t->plane = t->stride * (h + 2 * B);
     void *p;
+    take(base, off, (size_t)t->plane * (size_t)t->groups * sizeof(uint32_t), &p);
+    t->data = p ? (uint32_t *)p + B * t->stride + B : NULL;
+}
+
+static void floats(uint8_t *base, size_t *off, int32_t w, int32_t h, int32_t ch, ic_dm_floats *t) {
+    t->w = w;
+    t->h = h;
+    t->ch = ch;
+    t->stride = w;
+    t->plane = (ptrdiff_t)w * h;
+    void *p;
     take(base, off, (size_t)t->plane * (size_t)ch * sizeof(float), &p);
-    t->data = p ? (float *)p + B * t->stride + B : NULL;
+    t->data = p;
 }
 
 static void lay_out(const ic_dm_geometry *g, int32_t src_width, uint8_t *base, layout *L) {
@@ -57,13 +70,16 @@ static void lay_out(const ic_dm_geometry *g, int32_t src_width, uint8_t *base, l
     take(base, &off, (4 * (size_t)src_width + 8) * sizeof(uint16_t), &p);
     L->part = p;
     const int32_t qw = (g->mw + 1) / 2, qh = (g->mh + 1) / 2, ew = (qw + 1) / 2, eh = (qh + 1) / 2;
-    tensor(base, &off, g->w, g->h, 3, &L->in);
+    tensor(base, &off, g->w, g->h, 4, &L->in);
     tensor(base, &off, g->mw, g->mh, IC_DM_C0, &L->a);
     tensor(base, &off, g->mw, g->mh, IC_DM_C0, &L->s1);
     tensor(base, &off, qw, qh, IC_DM_C1, &L->qa);
     tensor(base, &off, qw, qh, IC_DM_C1, &L->qb);
     tensor(base, &off, ew, eh, IC_DM_C2, &L->ea);
     tensor(base, &off, ew, eh, IC_DM_C2, &L->eb);
+    floats(base, &off, ew, eh, IC_DM_C1, &L->f7);
+    floats(base, &off, qw, qh, IC_DM_C0, &L->f9);
+    floats(base, &off, g->mw, g->mh, IC_DM_OUT, &L->logits);
     L->bytes = off;
 }
 
@@ -110,8 +126,6 @@ static inline void box_sum(const uint16_t *p16, const uint32_t *p32, size_t c, s
             for (int j = 0; j < n; j++) out[j] += p32[x + j];
 }
 
-static inline float norm(int32_t v) { return (float)(v - 128) * (1.0f / 64.0f); }
-
 /* floor(x / n) by a multiply and a shift (three hardware divides per working pixel were an
  * eighth of the pass over the box sums, by perf samples): m = ceil(2^s / n) with s = 28 + ceil(log2 n). Exact
  * for x < 2^28 (Granlund and Montgomery: with e = m n - 2^s < n, x n < 2^s suffices), and
@@ -132,25 +146,24 @@ static divider divider_of(uint32_t n) {
 static inline int32_t divide(uint32_t x, divider d) { return (int32_t)(((uint64_t)x * d.m) >> d.s); }
 _Static_assert(IC_MAX_DIMENSION <= 65535, "divide(): k <= 1024 needs sides <= 65535 at working size >= 64");
 
-static void ycc(int32_t r, int32_t g, int32_t b, float *out, ptrdiff_t plane) {
+/* A working pixel's word: Y, Cb, Cr and 128 (the fourth channel, of weight 0) */
+static uint32_t ycc(int32_t r, int32_t g, int32_t b) {
     int32_t y = (77 * r + 150 * g + 29 * b + 128) >> 8;
     int32_t cb = ((-43 * r - 85 * g + 128 * b + 128) >> 8) + 128;
     int32_t cr = ((128 * r - 107 * g - 21 * b + 128) >> 8) + 128;
     cb = cb < 0 ? 0 : cb > 255 ? 255 : cb;
     cr = cr < 0 ? 0 : cr > 255 ? 255 : cr;
-    out[0] = norm(y);
-    out[plane] = norm(cb);
-    out[2 * plane] = norm(cr);
+    return (uint32_t)y | (uint32_t)cb << 8 | (uint32_t)cr << 16 | (uint32_t)128 << 24;
 }
 
 /* Row j of the working image t (geometry g; dn divides by its box's k * k pixels) from the
  * source: the box sums of its k source rows (box_rows), then Y, Cb, Cr. */
-static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn, const ic_dm_tensor *t, const layout *L,
+static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn, const ic_dm_bytes *t, const layout *L,
                        int32_t j, column_sums_fn cols, box_sums4_fn box4) {
     const int32_t k = g->k, w = g->w;
     const uint32_t half = (uint32_t)k * (uint32_t)k / 2;
     uint32_t *s = L->sums;
-    float *o = t->data + (ptrdiff_t)j * t->stride;
+    uint32_t *o = t->data + (ptrdiff_t)j * t->stride;
     if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
         const int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
         const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols);
@@ -159,8 +172,7 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
              * 32-bit sums (unused when box_rows returns 16-bit ones; room for w k ch) */
             box4(p16, k, w, s);
             for (int32_t i = 0; i < w; i++)
-                ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn), o + i,
-                    t->plane);
+                o[i] = ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn));
             return;
         }
         for (int32_t i = 0; i < w; i++) {
@@ -168,13 +180,11 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
             uint32_t sum[3];
             if (ch == 1) {
                 box_sum(p16, s, c, e, 1, 1, sum);
-                o[i] = norm(divide(sum[0] + half, dn));
-                o[t->plane + i] = 0.0f;
-                o[2 * t->plane + i] = 0.0f;
+                o[i] = (uint32_t)divide(sum[0] + half, dn) | (uint32_t)0x808080 << 8; /* neutral chroma */
                 continue;
             }
             box_sum(p16, s, c, e, (size_t)ch, 3, sum);
-            ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn), o + i, t->plane);
+            o[i] = ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn));
         }
         return;
     }
@@ -190,7 +200,7 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
     for (int32_t i = 0; i < w; i++) {
         uint32_t sum[3];
         box_sum(p16, s, (size_t)i * k, (size_t)i * k + k, 1, 1, sum);
-        o[i] = norm(divide(sum[0] + half, dn));
+        o[i] = (uint32_t)divide(sum[0] + half, dn) | (uint32_t)128 << 24; /* the chroma bytes below */
     }
     for (int32_t p = 0; p < (nv12 ? 1 : 2); p++) {
         const uint16_t *c16 = box_rows(&src->planes[1 + p], c0, c1, (size_t)cw * (nv12 ? 2 : 1), cs, L->part, cols);
@@ -203,7 +213,7 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
             if (nv12) box_sum(c16, cs, 2 * (size_t)x0, 2 * (size_t)x1, 2, 2, sum); /* Cb, Cr interleaved */
             else box_sum(c16, cs, (size_t)x0, (size_t)x1, 1, 1, sum);
             for (int32_t q = 0; q < (nv12 ? 2 : 1); q++)
-                o[(1 + p + q) * t->plane + i] = norm((int32_t)((sum[q] + cnt / 2) / cnt));
+                o[i] |= ((sum[q] + cnt / 2) / cnt) << (8 * (1 + p + q));
         }
     }
 }
@@ -213,7 +223,7 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
  * its source rows are read again from the cache, not from memory (a 12 MP photo is 48 MB of
  * RGBA, and reading it is most of a reduction). */
 static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, const ic_dm_geometry *g2,
-                   const ic_dm_tensor *t2, column_sums_fn cols, box_sums4_fn box4) {
+                   const ic_dm_bytes *t2, column_sums_fn cols, box_sums4_fn box4) {
     const divider dn = divider_of((uint32_t)g->k * (uint32_t)g->k);
     const divider dn2 = g2 ? divider_of((uint32_t)g2->k * (uint32_t)g2->k) : dn;
     int32_t j2 = 0;
@@ -227,50 +237,56 @@ static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L
 
 /* ---- the network ---------------------------------------------------------------------------- */
 
-typedef void (*conv_fn)(const ic_dm_conv *, const ic_dm_tensor *, const ic_dm_tensor *, int32_t, int);
+typedef void (*conv_fn)(const ic_dm_conv *, const ic_dm_bytes *, const ic_dm_bytes *, const ic_dm_floats *, int32_t);
 
-static void conv(conv_fn fn, int32_t layer, const ic_dm_tensor *in, ic_dm_tensor *out, int relu) {
+/* Layer `layer` from `in` to bytes `out` or, out NULL, floats `fout`. */
+static void conv(conv_fn fn, int32_t layer, const ic_dm_bytes *in, const ic_dm_bytes *out, const ic_dm_floats *fout) {
     const ic_dm_conv *L = &ic__dm_layers[layer];
-    ic_dm_tensor o = *out;
-    o.ch = L->cout;
-    for (int32_t y = 0; y < o.h; y++) fn(L, in, &o, y, relu);
+    const int32_t h = out ? out->h : fout->h;
+    for (int32_t y = 0; y < h; y++) fn(L, in, out, fout, y);
 }
 
-typedef void (*up_add_fn)(const float *, float *, int32_t);
+typedef void (*add_fn)(const float *, ptrdiff_t, const float *, uint32_t *, int32_t);
 
-/* skip = relu(skip + nearest-neighbour x2 of low), channel by channel (model.up_to). */
-static void up_add(up_add_fn fn, const ic_dm_tensor *low, int32_t ch, const ic_dm_tensor *skip) {
-    for (int32_t c = 0; c < ch; c++)
+/* skip = the addition of the nearest-neighbour x2 of low to skip, group by group (model.up_to). */
+static void add(add_fn fn, const ic_dm_floats *low, const float *a, const ic_dm_bytes *skip) {
+    for (int32_t g = 0; g < skip->groups; g++)
         for (int32_t y = 0; y < skip->h; y++)
-            fn(low->data + c * low->plane + (ptrdiff_t)(y / 2) * low->stride,
-               skip->data + c * skip->plane + (ptrdiff_t)y * skip->stride, skip->w);
+            fn(low->data + 4 * g * low->plane + (ptrdiff_t)(y / 2) * low->stride, low->plane, a + 4 * g,
+               skip->data + g * skip->plane + (ptrdiff_t)y * skip->stride, skip->w);
 }
 
-/* Zeroes the IC_DM_BORDER rows and columns around each of t's planes. */
-static void zero_border(const ic_dm_tensor *t) {
+/* Sets the IC_DM_BORDER rows and columns around each of t's planes to `fill`. */
+static void fill_border(const ic_dm_bytes *t, uint32_t fill) {
     const int32_t B = IC_DM_BORDER;
-    const size_t row = (size_t)t->stride * sizeof(float);
-    for (int32_t c = 0; c < t->ch; c++) {
-        float *p = t->data + c * t->plane - B * t->stride - B; /* the plane's first element */
-        memset(p, 0, B * row + B * sizeof(float)); /* the rows above, and row 0's left border */
-        for (int32_t y = 0; y < t->h; y++) /* row y's right border and row y + 1's left one */
-            memset(p + (size_t)(B + y) * t->stride + B + t->w, 0, 2 * B * sizeof(float));
-        memset(p + (size_t)(B + t->h) * t->stride, 0, B * row); /* the rows below */
+    for (int32_t g = 0; g < t->groups; g++) {
+        uint32_t *p = t->data + g * t->plane - B * t->stride - B; /* the plane's first word */
+        for (ptrdiff_t i = 0; i < B * t->stride + B; i++) p[i] = fill; /* the rows above, row 0's left border */
+        for (int32_t y = 0; y < t->h; y++) { /* row y's right border and row y + 1's left one */
+            uint32_t *q = p + (size_t)(B + y) * t->stride + B + t->w;
+            for (int32_t i = 0; i < 2 * B; i++) q[i] = fill;
+        }
+        uint32_t *q = p + (size_t)(B + t->h) * t->stride; /* the rows below */
+        for (ptrdiff_t i = 0; i < B * t->stride; i++) q[i] = fill;
     }
 }
 
+/* The border of the working image: 128 in every byte, which the first layer's weights and
+ * bias read as the float network's 0 (quantize.py). */
+#define IC_DM_INPUT_BORDER 0x80808080u
+
 /* The tensor of a working image of geometry g at `base` (standalone: ic__dm_input_bytes). */
-static ic_dm_tensor input_at(const ic_dm_geometry *g, uint8_t *base) {
+static ic_dm_bytes input_at(const ic_dm_geometry *g, uint8_t *base) {
     size_t off = 0;
-    ic_dm_tensor t;
-    tensor(base, &off, g->w, g->h, 3, &t);
+    ic_dm_bytes t;
+    tensor(base, &off, g->w, g->h, 4, &t);
     return t;
 }
 
 size_t ic__dm_input_bytes(const ic_dm_geometry *g) {
     size_t off = 0;
-    ic_dm_tensor t;
-    tensor(NULL, &off, g->w, g->h, 3, &t);
+    ic_dm_bytes t;
+    tensor(NULL, &off, g->w, g->h, 4, &t);
     return off;
 }
 
@@ -279,52 +295,53 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     layout L;
     lay_out(g, image->width, scratch, &L);
     if (reduced) L.in = input_at(g, input2); /* an earlier run's second working image */
-    /* every tensor's border must read as 0; the interiors are overwritten before they are
-     * read (zeroing all of them, 4 MB at 12 MP, was a twentieth of the detection's
-     * instructions) */
-    const ic_dm_tensor *ts[] = {&L.in, &L.a, &L.s1, &L.qa, &L.qb, &L.ea, &L.eb};
-    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) zero_border(ts[i]);
+    /* every tensor's border must read as 0 (the working image's as 128); the interiors are
+     * overwritten before they are read (zeroing all of them, 4 MB at 12 MP in floats, was a
+     * twentieth of the detection's instructions) */
+    const ic_dm_bytes *ts[] = {&L.a, &L.s1, &L.qa, &L.qb, &L.ea, &L.eb};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) fill_border(ts[i], 0);
+    fill_border(&L.in, IC_DM_INPUT_BORDER);
     conv_fn fn = ic__dm_conv_row_c;
     column_sums_fn cols = ic__dm_column_sums_c;
     box_sums4_fn box4 = ic__dm_box_sums4_c;
-    up_add_fn up = ic__dm_up_add_row_c;
+    add_fn up = ic__dm_add_row_c;
 #if IC_X86
     if (cpu & IC_CPU_AVX2) {
         /* AVX-512 for the convolutions alone: the reduction is bound by reading the image */
-        fn = (cpu & IC_CPU_AVX512) ? ic__dm_conv_row_avx512 : ic__dm_conv_row_avx2;
+        const uint32_t vnni = IC_CPU_AVX512 | IC_CPU_AVX512VNNI;
+        fn = (cpu & vnni) == vnni ? ic__dm_conv_row_avx512 : ic__dm_conv_row_avx2;
         cols = ic__dm_column_sums_avx2;
         box4 = ic__dm_box_sums4_avx2;
-        up = ic__dm_up_add_row_avx2;
+        up = ic__dm_add_row_avx2;
     }
 #endif
     if (!reduced) {
-        ic_dm_tensor t2;
+        ic_dm_bytes t2;
         if (g2) {
             t2 = input_at(g2, input2);
-            zero_border(&t2);
+            fill_border(&t2, IC_DM_INPUT_BORDER);
         }
         reduce(image, g, &L, g2, g2 ? &t2 : NULL, cols, box4);
     }
-    conv(fn, 0, &L.in, &L.a, 1);
-    conv(fn, 1, &L.a, &L.s1, 1);
-    conv(fn, 2, &L.s1, &L.qa, 1);
-    conv(fn, 3, &L.qa, &L.qb, 1);
-    conv(fn, 4, &L.qb, &L.ea, 1);
-    conv(fn, 5, &L.ea, &L.eb, 1);
-    conv(fn, 6, &L.eb, &L.ea, 1);
-    conv(fn, 7, &L.ea, &L.eb, 0);
-    up_add(up, &L.eb, IC_DM_C1, &L.qb);
-    conv(fn, 8, &L.qb, &L.qa, 1);
-    conv(fn, 9, &L.qa, &L.qb, 0);
-    up_add(up, &L.qb, IC_DM_C0, &L.s1);
-    conv(fn, 10, &L.s1, &L.a, 1);
-    /* the logits go to s1's first planes (s1 is no longer needed): boundary, inside */
-    conv(fn, 11, &L.a, &L.s1, 0);
+    conv(fn, 0, &L.in, &L.a, NULL);
+    conv(fn, 1, &L.a, &L.s1, NULL);
+    conv(fn, 2, &L.s1, &L.qa, NULL);
+    conv(fn, 3, &L.qa, &L.qb, NULL);
+    conv(fn, 4, &L.qb, &L.ea, NULL);
+    conv(fn, 5, &L.ea, &L.eb, NULL);
+    conv(fn, 6, &L.eb, &L.ea, NULL);
+    conv(fn, 7, &L.ea, NULL, &L.f7);
+    add(up, &L.f7, ic__dm_add7, &L.qb);
+    conv(fn, 8, &L.qb, &L.qa, NULL);
+    conv(fn, 9, &L.qa, NULL, &L.f9);
+    add(up, &L.f9, ic__dm_add9, &L.s1);
+    conv(fn, 10, &L.s1, &L.a, NULL);
+    conv(fn, 11, &L.a, NULL, &L.logits);
     float *outs[IC_DM_OUT] = {map, inside};
     for (int32_t c = 0; c < IC_DM_OUT; c++) {
         if (!outs[c]) continue;
         for (int32_t y = 0; y < g->mh; y++) {
-            const float *z = L.s1.data + c * L.s1.plane + (ptrdiff_t)y * L.s1.stride;
+            const float *z = L.logits.data + c * L.logits.plane + (ptrdiff_t)y * L.logits.stride;
             float *o = outs[c] + (size_t)y * map_stride;
             for (int32_t x = 0; x < g->mw; x++) o[x] = 1.0f / (1.0f + expf(-z[x]));
         }

@@ -1,13 +1,14 @@
 /* AVX2 row kernels of the boundary map (scalar reference: detect_map_rows.c).
  *
- * Convolution: 8 or 16 output columns of 4 output channels at a time; each input vector is
- * loaded once and multiplied into the 4 channels' accumulators with broadcast weights.
- * Every lane runs the scalar reference's sequence (bias, then one fused multiply-add per
- * input channel, kernel row and kernel column, in that order), so the results are the same
- * bits. Stride-2 layers load 16 columns and keep the even ones. Loads reach at most one
- * column past the last one used, inside the planes' zero border. A row's last columns are
- * the 8 that end at its end (overlapping the block before), so only rows narrower than 8
- * take the element-by-element path. */
+ * Convolution: a lane is a pixel, its word four input channels' bytes. 8 or 16 output
+ * columns of 4 output channels at a time; each input vector is loaded once, split into its
+ * even and odd bytes (16-bit lanes), and multiplied into the 4 channels' accumulators with
+ * broadcast pairs of 16-bit weights (vpmaddwd: exact 32-bit sums, as the reference's, so any
+ * order gives its bits; 8-bit weights are the same pairs). The epilogue is the reference's
+ * fmaf, clamp and rounding conversion. Stride-2 layers load 16 columns and keep the even
+ * ones. Loads reach at most one column past the last one used, inside the planes' border. A
+ * row's last columns are the 8 that end at its end (overlapping the block before); rows
+ * narrower than 8 are the reference's. */
 #include "detect_map_internal.h"
 
 #if IC_X86
@@ -20,132 +21,120 @@
 
 /* Columns x .. x+7 of the row at `p` with stride s (1 or 2). */
 IC_TARGET_AVX2
-static inline __m256 load8(const float *p, int32_t s) {
-    if (s == 1) return _mm256_loadu_ps(p);
-    __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
-    __m256 t = _mm256_shuffle_ps(a, b, 0x88); /* a0 a2 b0 b2 | a4 a6 b4 b6 */
-    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(t), 0xD8));
+static inline __m256i load8(const uint32_t *p, int32_t s) {
+    if (s == 1) return _mm256_loadu_si256((const __m256i *)p);
+    const __m256 a = _mm256_loadu_ps((const float *)p), b = _mm256_loadu_ps((const float *)(p + 8));
+    const __m256 t = _mm256_shuffle_ps(a, b, 0x88); /* a0 a2 b0 b2 | a4 a6 b4 b6 */
+    return _mm256_castpd_si256(_mm256_permute4x64_pd(_mm256_castps_pd(t), 0xD8));
 }
 
+/* fmaf((float)acc, m, c) */
 IC_TARGET_AVX2
-static inline void store8(float *o, __m256 v, int relu) {
-    if (relu) v = _mm256_max_ps(v, _mm256_setzero_ps()); /* acc > 0 ? acc : 0 */
-    _mm256_storeu_ps(o, v);
+static inline __m256 finish(__m256i acc, float m, float c) {
+    return _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc), _mm256_set1_ps(m), _mm256_set1_ps(c));
 }
 
-/* One output element, in the reference order (for the columns after the last full vector). */
+/* clamped to 0 .. 255 and converted, ties to even */
 IC_TARGET_AVX2
-static float one(const ic_dm_conv *L, const ic_dm_tensor *in, int32_t co, int32_t x, int32_t y) {
-    const int32_t k = L->k, s = L->stride, d = L->dil, half = k / 2, taps = k * k;
-    const float *wc = L->w + (size_t)co * L->cin * taps;
-    float acc = L->b[co];
-    for (int32_t ci = 0; ci < L->cin; ci++)
-        for (int32_t ky = 0; ky < k; ky++) {
-            const float *row = in->data + ci * in->plane + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
-            for (int32_t kx = 0; kx < k; kx++) acc = fmaf(wc[ci * taps + ky * k + kx], row[x * s + (kx - half) * d], acc);
-        }
-    return acc;
+static inline __m256i byte_of(__m256 r) {
+    return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(r, _mm256_setzero_ps()), _mm256_set1_ps(255.0f)));
 }
 
-/* Columns x .. x + 8 * NV - 1 (NV 1 or 2) of output channels co .. co + 3 of row y. NV, S
- * (stride) and K (kernel size) are constants at every call where the caller specialises
- * them, so the accumulators live in registers and the tap loop unrolls (a 12 MP detection:
- * 14.1-14.8 -> 13.0-13.6 ms). 12 accumulators (NV 3) were tried: clang spills one, slower. */
+/* Columns x .. x + 8 * NV - 1 (NV 1 or 2) of output channels co .. co + C - 1 (C 4, or 2 and
+ * 1 for floats) of row y. C, NV, S (stride) and K (kernel size) are constants at every call
+ * where the caller specialises them, so the accumulators live in registers and the tap loop
+ * unrolls. */
 IC_TARGET_AVX2
-static inline __attribute__((always_inline)) void block4(const ic_dm_conv *L, const ic_dm_tensor *in,
-                                                         const ic_dm_tensor *out, int32_t co, int32_t x,
-                                                         int32_t y, int relu, const int NV, const int32_t S,
-                                                         const int32_t K) {
-    const int32_t d = L->dil, half = K / 2, cin = L->cin;
-    const size_t wn = (size_t)cin * K * K; /* floats between output channels' weights */
-    const float *w = L->w + (size_t)co * wn; /* the tap's weight of output channel co */
+static inline __attribute__((always_inline)) void block(const ic_dm_conv *L, const ic_dm_bytes *in,
+                                                        const ic_dm_bytes *out, const ic_dm_floats *fout,
+                                                        int32_t co, int32_t x, int32_t y, const int C, const int NV,
+                                                        const int32_t S, const int32_t K) {
+    const int32_t d = L->dil, half = K / 2, groups = L->cin / 4;
+    const size_t wn = (size_t)groups * K * K * 2; /* words between output channels' weights */
+    const uint32_t *w = L->wp + (size_t)co * wn;
     const ptrdiff_t row_step = (ptrdiff_t)d * in->stride;
-    __m256 acc[4][2];
+    const __m256i lowbytes = _mm256_set1_epi32(0x00FF00FF);
+    __m256i acc[4][2];
     /* the small loops unrolled, the pointers stepped rather than recomputed (GCC at -O2 left
-     * the loops rolled, the accumulators on the stack, and recomputed every address: 2.5
-     * times the instructions of clang's code; clang does either way) */
-    IC_UNROLL(4) for (int j = 0; j < 4; j++)
-        IC_UNROLL(2) for (int v = 0; v < NV; v++) acc[j][v] = _mm256_set1_ps(L->b[co + j]);
-    const float *plane = in->data + (ptrdiff_t)(y * S - half * d) * in->stride + x * S - half * d;
-    for (int32_t ci = 0; ci < cin; ci++, plane += in->plane) {
-        const float *p = plane;
+     * the loops rolled, the accumulators on the stack, and recomputed every address) */
+    IC_UNROLL(4) for (int j = 0; j < C; j++)
+        IC_UNROLL(2) for (int v = 0; v < NV; v++) acc[j][v] = _mm256_setzero_si256();
+    const uint32_t *plane = in->data + (ptrdiff_t)(y * S - half * d) * in->stride + x * S - half * d;
+    for (int32_t g = 0; g < groups; g++, plane += in->plane) {
+        const uint32_t *p = plane;
         for (int32_t ky = 0; ky < K; ky++, p += row_step) {
-            IC_UNROLL(3) for (int32_t kx = 0; kx < K; kx++, w++) {
-                __m256 u[2];
-                IC_UNROLL(2) for (int v = 0; v < NV; v++) u[v] = load8(p + kx * d + 8 * v * S, S);
-                IC_UNROLL(4) for (int j = 0; j < 4; j++) {
-                    const __m256 b = _mm256_broadcast_ss(w + j * wn);
-                    IC_UNROLL(2) for (int v = 0; v < NV; v++) acc[j][v] = _mm256_fmadd_ps(b, u[v], acc[j][v]);
+            IC_UNROLL(3) for (int32_t kx = 0; kx < K; kx++, w += 2) {
+                __m256i e[2], o[2];
+                IC_UNROLL(2) for (int v = 0; v < NV; v++) {
+                    const __m256i u = load8(p + kx * d + 8 * v * S, S);
+                    e[v] = _mm256_and_si256(u, lowbytes);                        /* bytes 0, 2 */
+                    o[v] = _mm256_and_si256(_mm256_srli_epi32(u, 8), lowbytes); /* bytes 1, 3 */
+                }
+                IC_UNROLL(4) for (int j = 0; j < C; j++) {
+                    const __m256i be = _mm256_set1_epi32((int32_t)w[j * wn]);
+                    const __m256i bo = _mm256_set1_epi32((int32_t)w[j * wn + 1]);
+                    IC_UNROLL(2) for (int v = 0; v < NV; v++)
+                        acc[j][v] = _mm256_add_epi32(acc[j][v], _mm256_add_epi32(_mm256_madd_epi16(e[v], be),
+                                                                                   _mm256_madd_epi16(o[v], bo)));
                 }
             }
         }
     }
-    float *o = out->data + co * out->plane + (ptrdiff_t)y * out->stride + x;
-    IC_UNROLL(4) for (int j = 0; j < 4; j++)
-        IC_UNROLL(2) for (int v = 0; v < NV; v++) store8(o + j * out->plane + 8 * v, acc[j][v], relu);
+    if (C == 4 && out) { /* bytes (always 4 channels): packed into words */
+        uint32_t *o = out->data + (co / 4) * out->plane + (ptrdiff_t)y * out->stride + x;
+        IC_UNROLL(2) for (int v = 0; v < NV; v++) {
+            __m256i word = byte_of(finish(acc[0][v], L->m[co], L->c[co]));
+            IC_UNROLL(3) for (int j = 1; j < 4; j++)
+                word = _mm256_or_si256(word, _mm256_slli_epi32(byte_of(finish(acc[j][v], L->m[co + j], L->c[co + j])), 8 * j));
+            _mm256_storeu_si256((__m256i *)(o + 8 * v), word);
+        }
+        return;
+    }
+    float *o = fout->data + co * fout->plane + (ptrdiff_t)y * fout->stride + x;
+    IC_UNROLL(4) for (int j = 0; j < C; j++)
+        IC_UNROLL(2) for (int v = 0; v < NV; v++)
+            _mm256_storeu_ps(o + j * fout->plane + 8 * v, finish(acc[j][v], L->m[co + j], L->c[co + j]));
 }
 
-/* Output channels co .. co + 3 of row y: 16 columns at a time, then 8 at a time, the last 8
- * ending at the row's end (recomputing some: every element is the same sequence whichever
- * block computes it). */
+/* Output channels co .. co + C - 1 of row y (at least 8 columns): 16 columns at a time, then
+ * 8 at a time, the last 8 ending at the row's end (recomputing some: every element is the
+ * same exact sum whichever block computes it). */
 IC_TARGET_AVX2
-static inline __attribute__((always_inline)) void row4(const ic_dm_conv *L, const ic_dm_tensor *in,
-                                                       const ic_dm_tensor *out, int32_t co, int32_t y,
-                                                       int relu, const int32_t S, const int32_t K) {
-    const int32_t W = out->w;
+static inline __attribute__((always_inline)) void row(const ic_dm_conv *L, const ic_dm_bytes *in,
+                                                      const ic_dm_bytes *out, const ic_dm_floats *fout, int32_t co,
+                                                      int32_t y, const int C, const int32_t S, const int32_t K) {
+    const int32_t W = out ? out->w : fout->w;
     int32_t x = 0;
-    for (; x + 16 <= W; x += 16) block4(L, in, out, co, x, y, relu, 2, S, K);
+    for (; x + 16 <= W; x += 16) block(L, in, out, fout, co, x, y, C, 2, S, K);
     for (; x < W; x += 8) {
-        if (x + 8 > W) {
-            if (W < 8) break;
-            x = W - 8;
-        }
-        block4(L, in, out, co, x, y, relu, 1, S, K);
+        if (x + 8 > W) x = W - 8;
+        block(L, in, out, fout, co, x, y, C, 1, S, K);
     }
-    float *o0 = out->data + co * out->plane + (ptrdiff_t)y * out->stride;
-    for (; x < W; x++) /* rows narrower than 8 */
-        for (int32_t j = 0; j < 4; j++) {
-            float v = one(L, in, co + j, x, y);
-            o0[j * out->plane + x] = relu && !(v > 0.0f) ? 0.0f : v;
-        }
 }
 
 IC_TARGET_AVX2
-void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_tensor *in, const ic_dm_tensor *out, int32_t y,
-                          int relu) {
-    const int32_t k = L->k, s = L->stride, d = L->dil, half = k / 2, taps = k * k, cin = L->cin;
-    const int32_t W = out->w;
+static inline __attribute__((always_inline)) void channels(const ic_dm_conv *L, const ic_dm_bytes *in,
+                                                           const ic_dm_bytes *out, const ic_dm_floats *fout,
+                                                           int32_t y, const int32_t S, const int32_t K) {
     int32_t co = 0;
-    for (; co + 4 <= L->cout; co += 4) { /* the network's three shapes specialised */
-        if (s == 1 && k == 3) row4(L, in, out, co, y, relu, 1, 3);
-        else if (s == 1 && k == 1) row4(L, in, out, co, y, relu, 1, 1);
-        else if (s == 2 && k == 3) row4(L, in, out, co, y, relu, 2, 3);
-        else row4(L, in, out, co, y, relu, s, k);
+    for (; co + 4 <= L->cout; co += 4) row(L, in, out, fout, co, y, 4, S, K);
+    for (; co + 2 <= L->cout; co += 2) row(L, in, out, fout, co, y, 2, S, K); /* floats only */
+    if (co < L->cout) row(L, in, out, fout, co, y, 1, S, K);
+}
+
+IC_TARGET_AVX2
+void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_bytes *in, const ic_dm_bytes *out,
+                          const ic_dm_floats *fout, int32_t y) {
+    const int32_t k = L->k, s = L->stride;
+    if ((out ? out->w : fout->w) < 8) { /* rows narrower than a vector */
+        ic__dm_conv_row_c(L, in, out, fout, y);
+        return;
     }
-    for (; co < L->cout; co++) { /* a layer whose channel count is not a multiple of 4 */
-        const float *wc = L->w + (size_t)co * cin * taps;
-        float *o = out->data + co * out->plane + (ptrdiff_t)y * out->stride;
-        int32_t x = 0;
-        for (; x < W; x += 8) { /* the last columns as the 8 ending at the row's end */
-            if (x + 8 > W) {
-                if (W < 8) break;
-                x = W - 8;
-            }
-            __m256 a = _mm256_set1_ps(L->b[co]);
-            for (int32_t ci = 0; ci < cin; ci++)
-                for (int32_t ky = 0; ky < k; ky++) {
-                    const float *row = in->data + ci * in->plane + (ptrdiff_t)(y * s + (ky - half) * d) * in->stride;
-                    for (int32_t kx = 0; kx < k; kx++)
-                        a = _mm256_fmadd_ps(_mm256_broadcast_ss(wc + ci * taps + ky * k + kx),
-                                            load8(row + x * s + (kx - half) * d, s), a);
-                }
-            store8(o + x, a, relu);
-        }
-        for (; x < W; x++) {
-            float v = one(L, in, co, x, y);
-            o[x] = relu && !(v > 0.0f) ? 0.0f : v;
-        }
-    }
+    /* the network's three shapes specialised */
+    if (s == 1 && k == 3) channels(L, in, out, fout, y, 1, 3);
+    else if (s == 1 && k == 1) channels(L, in, out, fout, y, 1, 1);
+    else if (s == 2 && k == 3) channels(L, in, out, fout, y, 2, 3);
+    else channels(L, in, out, fout, y, s, k);
 }
 
 IC_TARGET_AVX2
@@ -208,14 +197,21 @@ void ic__dm_box_sums4_avx2(const uint16_t *sums, int32_t k, int32_t w, uint32_t 
  * maximum with 0 (what the scalar `v > 0 ? v : 0` gives, -0 and NaN included: 0); the scalar
  * reference's branch on the sign mispredicted on half the values (perf: a tenth of a run). */
 IC_TARGET_AVX2
-void ic__dm_up_add_row_avx2(const float *low, float *o, int32_t w) {
+void ic__dm_add_row_avx2(const float *low, ptrdiff_t plane, const float *a, uint32_t *o, int32_t w) {
     const __m256i dup = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
-    const __m256 zero = _mm256_setzero_ps();
+    const __m256i mask = _mm256_set1_epi32(0xFF);
     int32_t x = 0;
     for (; x + 8 <= w; x += 8) {
-        const __m256 l = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_loadu_ps(low + x / 2)), dup);
-        _mm256_storeu_ps(o + x, _mm256_max_ps(_mm256_add_ps(l, _mm256_loadu_ps(o + x)), zero));
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(o + x));
+        __m256i word = _mm256_setzero_si256();
+        IC_UNROLL(4) for (int j = 0; j < 4; j++) {
+            const __m256 l = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_loadu_ps(low + j * plane + x / 2)), dup);
+            const __m256 b = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(v, 8 * j), mask));
+            const __m256 r = _mm256_fmadd_ps(b, _mm256_set1_ps(a[j]), l);
+            word = _mm256_or_si256(word, _mm256_slli_epi32(byte_of(r), 8 * j));
+        }
+        _mm256_storeu_si256((__m256i *)(o + x), word);
     }
-    ic__dm_up_add_row_c(low + x / 2, o + x, w - x); /* x is even: the same pairs */
+    ic__dm_add_row_c(low + x / 2, plane, a, o + x, w - x); /* x is even: the same pairs */
 }
 #endif

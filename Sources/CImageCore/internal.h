@@ -21,6 +21,7 @@
 #define IC_X86 1
 #define IC_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define IC_TARGET_AVX512 __attribute__((target("avx2,fma,avx512f")))
+#define IC_TARGET_AVX512VNNI __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vnni")))
 #define IC_TARGET_SSE41 __attribute__((target("sse4.1")))
 #else
 #define IC_X86 0

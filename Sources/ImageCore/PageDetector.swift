@@ -50,8 +50,8 @@ public struct PageDetector: Sendable, Hashable {
     public static var recommendedSecondWorkSize: Int { Int(IC_DETECT_SECOND_WORK_SIZE) }
 
     /// The default ``minimumConfidence``: chosen on the validation split when the network and
-    /// the ranker were trained (the lowest of 0.05, 0.10, … 0.90 with at most 2 % false pages on
-    /// its plain and hard page-less photos at 1600 and 360 px).
+    /// the ranker were trained (the lowest of 0.05, 0.10, … 0.90 with at most 1 % false pages on
+    /// its plain and hard page-less photos at 1600 and 360 px, detected at two working sizes).
     public static var defaultMinimumConfidence: Double { ic_detect_default_min_confidence() }
 
     /// The default ``workSize`` (`IC_DETECT_DEFAULT_WORK_SIZE`, 288).

@@ -37,13 +37,16 @@ public enum ImageCoreRuntime {
         public static let ssse3 = CPUFeatures(rawValue: UInt32(IC_CPU_SSSE3.rawValue))
         public static let sse41 = CPUFeatures(rawValue: UInt32(IC_CPU_SSE41.rawValue))
         public static let avx2 = CPUFeatures(rawValue: UInt32(IC_CPU_AVX2.rawValue))
-        /// AVX-512 F (reported only with ``avx2``); the page detector's convolutions use it.
+        /// AVX-512 F (reported only with ``avx2``); the page detector's Hough votes use it.
         public static let avx512 = CPUFeatures(rawValue: UInt32(IC_CPU_AVX512.rawValue))
+        /// AVX-512 BW and VNNI (reported only with ``avx512``); the page detector's convolutions
+        /// use it with ``avx512`` (masking either off masks both).
+        public static let avx512vnni = CPUFeatures(rawValue: UInt32(IC_CPU_AVX512VNNI.rawValue))
         public static let neon = CPUFeatures(rawValue: UInt32(IC_CPU_NEON.rawValue))
         public static let all = CPUFeatures(rawValue: .max)
 
         public var description: String {
-            let names: [(CPUFeatures, String)] = [(.sse2, "sse2"), (.ssse3, "ssse3"), (.sse41, "sse4.1"), (.avx2, "avx2"), (.avx512, "avx512"), (.neon, "neon")]
+            let names: [(CPUFeatures, String)] = [(.sse2, "sse2"), (.ssse3, "ssse3"), (.sse41, "sse4.1"), (.avx2, "avx2"), (.avx512, "avx512"), (.avx512vnni, "avx512vnni"), (.neon, "neon")]
             let s = names.filter { contains($0.0) }.map(\.1)
             return s.isEmpty ? "scalar" : s.joined(separator: ",")
         }

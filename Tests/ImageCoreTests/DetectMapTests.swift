@@ -4,18 +4,21 @@ import Testing
 @testable import ImageCore
 
 /// The learned boundary and inside maps: the C inference against the training framework's own
-/// output on fixed inputs, and the scalar reference against the AVX2 kernels.
+/// output on fixed inputs (its exact model of the integer network, and the float network
+/// within the quantization's bound), and the scalar reference against the AVX2 and AVX-512
+/// kernels.
 @Suite("Page detection: boundary map")
 struct DetectMapTests {
     /// One fixed input of `Fixtures/detect-map-reference.bin` (written by
-    /// scripts/detector/export.py from PyTorch's float32 output of the exported weights).
+    /// scripts/detector/export.py: quantize.py's exact model of the integer network's arithmetic,
+    /// on PyTorch's convolutions of the same integers).
     struct Reference {
         var width: Int, height: Int, rgb: [UInt8]
         var mapWidth: Int, mapHeight: Int, probabilities: [Float], inside: [Float]
     }
 
-    static func references() throws -> [Reference] {
-        let data = try Data(contentsOf: DetectTests.fixtures.appendingPathComponent("detect-map-reference.bin"))
+    static func references(_ file: String = "detect-map-reference.bin") throws -> [Reference] {
+        let data = try Data(contentsOf: DetectTests.fixtures.appendingPathComponent(file))
         var at = 0
         func int32() -> Int {
             defer { at += 4 }
@@ -48,10 +51,11 @@ struct DetectMapTests {
         return img
     }
 
-    /// Stated tolerance: 1e-4 in probability. The C core and PyTorch sum the same float32
-    /// products in different orders (PyTorch's convolutions are blocked GEMMs), which moves
-    /// the logits by a few float32 ulps of their partial sums.
-    @Test("C inference matches PyTorch's output on the fixed inputs (|dp| <= 1e-4)")
+    /// Stated tolerance: 1e-6 in probability. Every sum is an exact integer and every later
+    /// step the same float32 operation in both (export.py checks that its model of fmaf is
+    /// exact), so the logits are equal; only the final sigmoid differs (float64 in the
+    /// reference, `expf` in the C core), by float32 rounding.
+    @Test("C inference matches the training framework's model of it on the fixed inputs (|dp| <= 1e-6)")
     func matchesFramework() throws {
         let refs = try Self.references()
         #expect(refs.count == 3)
@@ -64,11 +68,37 @@ struct DetectMapTests {
             for (name, c, ref) in [("boundary", maps.boundary, r.probabilities), ("inside", maps.inside, r.inside)] {
                 var worst: Float = 0
                 for i in 0..<min(c.count, ref.count) { worst = max(worst, abs(c[i] - ref[i])) }
-                print("\(name) map \(r.width)x\(r.height) vs PyTorch: worst |dp| \(worst)")
-                #expect(worst <= 1e-4, "\(name) \(r.width)x\(r.height): worst |dp| \(worst)")
+                print("\(name) map \(r.width)x\(r.height) vs the reference: worst |dp| \(worst)")
+                #expect(worst <= 1e-6, "\(name) \(r.width)x\(r.height): worst |dp| \(worst)")
             }
             // the fixed scene has a page: the inside map must say so somewhere and not everywhere
             #expect(r.inside.contains { $0 > 0.5 } && r.inside.contains { $0 < 0.5 })
+        }
+    }
+
+    /// The integer network against the trained float network (`detect-map-float-reference.bin`,
+    /// export.py): the quantization's error. Stated bound: mean |dp| <= 0.02 and worst <= 0.25
+    /// a map on these synthetic inputs (measured 0.002-0.012 and 0.11-0.23: a scene unlike the
+    /// photos the activations' scales were measured on; on validation photos the mean is
+    /// 0.0006, quantize.py).
+    @Test("the integer network stays within the quantization's bound of the float network")
+    func nearFloatNetwork() throws {
+        let refs = try Self.references(), floats = try Self.references("detect-map-float-reference.bin")
+        #expect(refs.count == 3 && floats.count == 3)
+        for (r, f) in zip(refs, floats) {
+            #expect(r.rgb == f.rgb && r.mapWidth == f.mapWidth && r.mapHeight == f.mapHeight)
+            let maps = try PageDetector().maps(of: try Self.image(r))
+            for (name, c, ref) in [("boundary", maps.boundary, f.probabilities), ("inside", maps.inside, f.inside)] {
+                var worst: Float = 0, sum: Double = 0
+                for i in 0..<min(c.count, ref.count) {
+                    worst = max(worst, abs(c[i] - ref[i]))
+                    sum += Double(abs(c[i] - ref[i]))
+                }
+                let mean = sum / Double(max(1, ref.count))
+                print("\(name) map \(r.width)x\(r.height) vs the float network: mean |dp| \(mean), worst \(worst)")
+                #expect(mean <= 0.02 && worst <= 0.25, "\(name) \(r.width)x\(r.height): mean \(mean), worst \(worst)")
+                #expect(mean > 0, "\(name): identical to the float network (is the reference the integer one?)")
+            }
         }
     }
 

@@ -266,10 +266,10 @@ struct DetectTests {
             let s1 = try one.scratchSize(width: image.width, height: image.height)
             let s2 = try other.scratchSize(width: image.width, height: image.height)
             let sb = try both.scratchSize(width: image.width, height: image.height)
-            // the larger run's, then the second size's working image (3 planes of floats in a
-            // border of 4), which the first run writes in its pass over the image
+            // the larger run's, then the second size's working image (one 4-byte word a pixel in
+            // a border of 4), which the first run writes in its pass over the image
             let k2 = (2 * max(image.width, image.height) + PageDetector.recommendedSecondWorkSize) / (2 * PageDetector.recommendedSecondWorkSize)
-            let input2 = 3 * 4 * (image.width / k2 + 8) * (image.height / k2 + 8)
+            let input2 = 4 * (image.width / k2 + 8) * (image.height / k2 + 8)
             #expect(sb - max(s1, s2) >= input2 && sb - max(s1, s2) < input2 + 64, "\(name): \(sb) against \(s1), \(s2)")
             // too little scratch for both runs is refused before the first runs
             let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: sb, alignment: 64)

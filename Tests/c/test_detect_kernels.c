@@ -7,9 +7,10 @@
  * 1 and 2, 1x1 stride 1, channel counts multiples of 4 or 8); this test reaches the rest: the
  * generic paths (other kernel sizes, strides and dilations), the paths for channels past the
  * last multiple of 4 or 8, rows narrower than 8 columns and the AVX-512 kernel's masked last
- * block (widths 1 to 15 past the blocks). Every output must be the same bits
- * as the scalar reference's (detect_map_internal.h's contract), and the reference must agree
- * with the same sums in double precision within float rounding. */
+ * block (widths 1 to 15 past the blocks), with weights at their largest magnitudes and
+ * outputs clamped at both ends. Every output must be the same bits as the scalar
+ * reference's (detect_map_internal.h's contract), and the reference must equal the
+ * definition (the sums in 64 bits, then the same fmaf and rounding). */
 #include "detect_map_internal.h"
 #include "detect_quad_internal.h"
 #include "detect_rank_reference.h"
@@ -36,90 +37,192 @@ static float rnd(void) { /* uniform in [-1, 1) */
 
 enum { BORDER = 8 }; /* room for any tap and the one column a stride-2 load reads past */
 
-typedef struct plane_set {
-    float *mem;
-    ic_dm_tensor t;
-} plane_set;
+static uint32_t rnd32(void) {
+    g_seed = g_seed * 1664525u + 1013904223u;
+    return g_seed;
+}
 
-/* ch planes of w x h inside a zero border; `fill`: random interior. */
-static plane_set planes(int32_t w, int32_t h, int32_t ch, int fill) {
-    plane_set p;
+typedef struct byte_set {
+    uint32_t *mem;
+    ic_dm_bytes t;
+} byte_set;
+
+/* ch / 4 planes of w x h words inside a border of `fill` words; interior: random bytes (some
+ * 0 and 255) when `random`, else `fill` too. */
+static byte_set byte_planes(int32_t w, int32_t h, int32_t ch, uint32_t fill, int random) {
+    byte_set p;
     const ptrdiff_t stride = w + 2 * BORDER, rows = h + 2 * BORDER;
-    p.mem = (float *)calloc((size_t)(stride * rows * ch), sizeof(float));
+    const size_t n = (size_t)(stride * rows * (ch / 4));
+    p.mem = (uint32_t *)malloc(n * sizeof(uint32_t));
     if (!p.mem) abort();
+    for (size_t i = 0; i < n; i++) p.mem[i] = fill;
     p.t.data = p.mem + BORDER * stride + BORDER;
+    p.t.w = w;
+    p.t.h = h;
+    p.t.groups = ch / 4;
+    p.t.stride = stride;
+    p.t.plane = stride * rows;
+    if (random)
+        for (int32_t g = 0; g < ch / 4; g++)
+            for (int32_t y = 0; y < h; y++)
+                for (int32_t x = 0; x < w; x++) {
+                    uint32_t v = rnd32();
+                    if ((x + y) % 7 == 0) v |= 0xFF00FF00u; /* the largest bytes */
+                    p.t.data[g * p.t.plane + y * stride + x] = v;
+                }
+    return p;
+}
+
+typedef struct float_set {
+    float *mem;
+    ic_dm_floats t;
+} float_set;
+
+/* ch planes of w x h floats with BORDER floats of 7.0 after each row (must stay untouched). */
+static float_set float_planes(int32_t w, int32_t h, int32_t ch) {
+    float_set p;
+    const ptrdiff_t stride = w + BORDER;
+    const size_t n = (size_t)(stride * h * ch);
+    p.mem = (float *)malloc(n * sizeof(float));
+    if (!p.mem) abort();
+    for (size_t i = 0; i < n; i++) p.mem[i] = 7.0f;
+    p.t.data = p.mem;
     p.t.w = w;
     p.t.h = h;
     p.t.ch = ch;
     p.t.stride = stride;
-    p.t.plane = stride * rows;
-    if (fill)
-        for (int32_t c = 0; c < ch; c++)
-            for (int32_t y = 0; y < h; y++)
-                for (int32_t x = 0; x < w; x++) p.t.data[c * p.t.plane + y * stride + x] = rnd();
+    p.t.plane = stride * h;
     return p;
 }
 
-/* Output (co, x, y) in double precision, the taps outside the input reading 0. */
-static double exact(const ic_dm_conv *L, const ic_dm_tensor *in, int32_t co, int32_t x, int32_t y) {
+static int32_t weight_of(const ic_dm_conv *L, int32_t co, int32_t ci, int32_t tap) {
+    const int32_t taps = L->k * L->k;
+    const uint32_t pair = L->wp[(((size_t)co * (L->cin / 4) + ci / 4) * taps + tap) * 2 + (ci & 1)];
+    return (int16_t)(uint16_t)((ci & 2) ? pair >> 16 : pair & 0xFFFFu);
+}
+
+/* Output (co, x, y) from the definition: the sum of weight times byte over input channels and
+ * taps, the taps outside the input reading the border word `fill`, in 64 bits; then fmaf. */
+static float exact(const ic_dm_conv *L, const ic_dm_bytes *in, uint32_t fill, int32_t co, int32_t x, int32_t y,
+                   int64_t *sum) {
     const int32_t k = L->k, half = k / 2;
-    double acc = L->b[co];
+    int64_t acc = 0;
     for (int32_t ci = 0; ci < L->cin; ci++)
         for (int32_t ky = 0; ky < k; ky++)
             for (int32_t kx = 0; kx < k; kx++) {
                 const int32_t sy = y * L->stride + (ky - half) * L->dil, sx = x * L->stride + (kx - half) * L->dil;
-                if (sy < 0 || sy >= in->h || sx < 0 || sx >= in->w) continue;
-                acc += (double)L->w[((co * L->cin + ci) * k + ky) * k + kx] * in->data[ci * in->plane + sy * in->stride + sx];
+                const uint32_t v = (sy < 0 || sy >= in->h || sx < 0 || sx >= in->w)
+                                       ? fill
+                                       : in->data[(ci / 4) * in->plane + sy * in->stride + sx];
+                acc += (int64_t)weight_of(L, co, ci, ky * k + kx) * (int64_t)((v >> (8 * (ci % 4))) & 0xFF);
             }
-    return acc;
+    *sum = acc;
+    return fmaf((float)acc, L->m[co], L->c[co]);
 }
 
-static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d, int32_t win, int32_t hin, int relu) {
-    snprintf(g_ctx, sizeof g_ctx, "cin %d cout %d k %d stride %d dil %d in %dx%d relu %d", cin, cout, k, s, d, win, hin, relu);
-    float *w = (float *)malloc(sizeof(float) * (size_t)(cout * cin * k * k)), *b = (float *)malloc(sizeof(float) * (size_t)cout);
-    if (!w || !b) abort();
-    for (int32_t i = 0; i < cout * cin * k * k; i++) w[i] = rnd();
-    for (int32_t i = 0; i < cout; i++) b[i] = rnd();
-    const ic_dm_conv L = {cin, cout, k, s, d, w, b};
+/* One layer shape: random weights of `bits` (at their largest magnitude in places), random
+ * bytes, multipliers and offsets that put some outputs below 0 and above 255; bytes out
+ * (cout a multiple of 4) or floats. The reference against the definition, the AVX2 and
+ * AVX-512 kernels against the reference bit for bit, nothing written past a row. */
+static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d, int32_t win, int32_t hin, int bits,
+                      int bytes_out) {
+    snprintf(g_ctx, sizeof g_ctx, "cin %d cout %d k %d stride %d dil %d in %dx%d bits %d %s", cin, cout, k, s, d, win, hin,
+             bits, bytes_out ? "bytes" : "floats");
+    const int32_t groups = cin / 4, taps = k * k;
+    const int32_t top = bits == 8 ? 127 : (int32_t)((2147483647 / ((int64_t)cin * taps * 255)) < 32767
+                                                        ? 2147483647 / ((int64_t)cin * taps * 255)
+                                                        : 32767);
+    const size_t nw = (size_t)cout * groups * taps;
+    uint32_t *wp = malloc(nw * 2 * sizeof *wp), *w8 = malloc(nw * sizeof *w8);
+    float *m = malloc((size_t)cout * sizeof *m), *c = malloc((size_t)cout * sizeof *c);
+    if (!wp || !w8 || !m || !c) abort();
+    for (size_t i = 0; i < nw; i++) {
+        int32_t q[4];
+        for (int j = 0; j < 4; j++) {
+            q[j] = (int32_t)(rnd32() % (uint32_t)(2 * top + 1)) - top;
+            if (i % 5 == 0) q[j] = j & 1 ? -top : top; /* the largest magnitudes */
+        }
+        wp[2 * i] = (uint32_t)(uint16_t)q[0] | (uint32_t)(uint16_t)q[2] << 16;
+        wp[2 * i + 1] = (uint32_t)(uint16_t)q[1] | (uint32_t)(uint16_t)q[3] << 16;
+        w8[i] = (uint32_t)(uint8_t)q[0] | (uint32_t)(uint8_t)q[1] << 8 | (uint32_t)(uint8_t)q[2] << 16 |
+                (uint32_t)(uint8_t)q[3] << 24;
+    }
+    /* a sum's spread is about top / sqrt(3) times 147 (the bytes' root mean square) times
+     * sqrt(cin taps): scaled to about 300, past both ends of 0 .. 255 */
+    const float scale = 300.0f / (0.58f * (float)top * 147.0f * sqrtf((float)(cin * taps)));
+    for (int32_t i = 0; i < cout; i++) {
+        m[i] = scale * (1.0f + rnd());
+        c[i] = 100.0f * rnd();
+    }
+    const ic_dm_conv L = {cin, cout, k, s, d, bits, wp, bits == 8 ? w8 : NULL, m, c};
     const int32_t wo = (win + s - 1) / s, ho = (hin + s - 1) / s;
-    plane_set in = planes(win, hin, cin, 1), ref = planes(wo, ho, cout, 0), vec = planes(wo, ho, cout, 0);
+    const uint32_t fill = (rnd32() & 1) ? 0x80808080u : 0u, sentinel = 0xA5A5A5A5u;
+    byte_set in = byte_planes(win, hin, cin, fill, 1);
+    byte_set bo[3];
+    float_set fo[3];
     const int avx2 = (ic_cpu_features_detected() & IC_CPU_AVX2) != 0;
-    const int avx512 = (ic_cpu_features_detected() & IC_CPU_AVX512) != 0;
-    plane_set wide = planes(wo, ho, cout, 0);
+    const uint32_t vnni_bits = IC_CPU_AVX512 | IC_CPU_AVX512VNNI;
+    const int avx512 = (ic_cpu_features_detected() & vnni_bits) == vnni_bits;
+    for (int i = 0; i < 3; i++) {
+        bo[i] = byte_planes(wo, ho, bytes_out ? cout : 4, sentinel, 0);
+        fo[i] = float_planes(wo, ho, cout);
+    }
     for (int32_t y = 0; y < ho; y++) {
-        ic__dm_conv_row_c(&L, &in.t, &ref.t, y, relu);
+        const ic_dm_bytes *b[3] = {bytes_out ? &bo[0].t : NULL, bytes_out ? &bo[1].t : NULL, bytes_out ? &bo[2].t : NULL};
+        ic__dm_conv_row_c(&L, &in.t, b[0], &fo[0].t, y);
 #if IC_X86
-        if (avx2) ic__dm_conv_row_avx2(&L, &in.t, &vec.t, y, relu);
-        if (avx512) ic__dm_conv_row_avx512(&L, &in.t, &wide.t, y, relu);
+        if (avx2) ic__dm_conv_row_avx2(&L, &in.t, b[1], &fo[1].t, y);
+        if (avx512) ic__dm_conv_row_avx512(&L, &in.t, b[2], &fo[2].t, y);
 #endif
     }
-    double worst = 0;
-    int same = 1;
-    for (int32_t c = 0; c < cout; c++)
+    int right = 1, bound = 1, clamped_low = 0, clamped_high = 0;
+    for (int32_t co = 0; co < cout; co++)
         for (int32_t y = 0; y < ho; y++)
             for (int32_t x = 0; x < wo; x++) {
-                const float r = ref.t.data[c * ref.t.plane + y * ref.t.stride + x];
-                const float v = vec.t.data[c * vec.t.plane + y * vec.t.stride + x];
-                const float u = wide.t.data[c * wide.t.plane + y * wide.t.stride + x];
-                if (avx2 && memcmp(&r, &v, sizeof r) != 0) same = 0;
-                if (avx512 && memcmp(&r, &u, sizeof r) != 0) same = 0;
-                double e = exact(&L, &in.t, c, x, y);
-                if (relu && !(e > 0)) e = 0;
-                const double err = fabs(r - e);
-                if (err > worst) worst = err;
+                int64_t sum;
+                const float e = exact(&L, &in.t, fill, co, x, y, &sum);
+                bound &= sum < 2147483647LL && sum > -2147483647LL;
+                if (bytes_out) {
+                    const float cl = e > 0.0f ? (e < 255.0f ? e : 255.0f) : 0.0f;
+                    const uint32_t want = (uint32_t)nearbyintf(cl);
+                    const uint32_t got = (bo[0].t.data[(co / 4) * bo[0].t.plane + y * bo[0].t.stride + x] >> (8 * (co % 4))) & 0xFF;
+                    right &= got == want;
+                    clamped_low += e < 0.0f;
+                    clamped_high += e > 255.0f;
+                } else {
+                    const float got = fo[0].t.data[co * fo[0].t.plane + y * fo[0].t.stride + x];
+                    right &= memcmp(&got, &e, sizeof e) == 0;
+                }
             }
+    CHECK(bound);
+    CHECK(right);
+    if (bytes_out && wo * ho * cout >= 64) CHECK(clamped_low > 0 && clamped_high > 0); /* both clamps reached */
+    int same = 1, border = 1;
+    for (int i = 1; i < 3; i++) {
+        if ((i == 1 && !avx2) || (i == 2 && !avx512)) continue;
+        if (bytes_out) {
+            const size_t n = (size_t)(bo[0].t.plane * bo[0].t.groups);
+            same &= memcmp(bo[0].mem, bo[i].mem, n * sizeof(uint32_t)) == 0;
+        } else {
+            same &= memcmp(fo[0].mem, fo[i].mem, (size_t)(fo[0].t.plane * cout) * sizeof(float)) == 0;
+        }
+    }
+    /* outside the rows: the sentinels (bytes) and the 7.0 after each float row, in the
+     * reference's output too (the comparison above covers the vector kernels') */
+    if (bytes_out) {
+        for (int32_t g = 0; g < cout / 4; g++)
+            for (int32_t y = 0; y < ho; y++)
+                for (int32_t x = wo; x < wo + BORDER; x++) border &= bo[0].t.data[g * bo[0].t.plane + y * bo[0].t.stride + x] == sentinel;
+    } else {
+        for (int32_t ch = 0; ch < cout; ch++)
+            for (int32_t y = 0; y < ho; y++)
+                for (int32_t x = wo; x < wo + BORDER; x++) border &= fo[0].t.data[ch * fo[0].t.plane + y * fo[0].t.stride + x] == 7.0f;
+    }
     CHECK(same);
-    /* the masked last block writes no column past the row (the border stays 0) */
-    int border = 1;
-    for (int32_t c = 0; c < cout; c++)
-        for (int32_t y = 0; y < ho; y++)
-            for (int32_t x = wo; x < wo + BORDER; x++) border &= wide.t.data[c * wide.t.plane + y * wide.t.stride + x] == 0.0f;
     CHECK(border);
-    /* cin * k * k fused multiply-adds of terms below 1: each rounding at most 2^-24 of a sum
-     * below cin * k * k + 1 */
-    const double taps = (double)cin * k * k + 1;
-    CHECK(worst <= taps * taps * ldexp(1.0, -24));
-    free(in.mem); free(ref.mem); free(vec.mem); free(wide.mem); free(w); free(b);
+    free(in.mem);
+    for (int i = 0; i < 3; i++) { free(bo[i].mem); free(fo[i].mem); }
+    free(wp); free(w8); free(m); free(c);
 }
 
 /* The reduction's column sums (ic__dm_column_sums_*) of `rows` rows of `n` bytes, `fill`
@@ -179,31 +282,38 @@ static void one_box4(int32_t k, int32_t w, int fill) {
     free(src); free(ref); free(vec);
 }
 
-/* The decoder's doubling: o[x] = relu(o[x] + low[x / 2]) for w outputs, some sums exactly
- * -0, 0 or NaN; the reference against the definition, the AVX2 kernel against the reference
- * bit for bit, and neither writes past w. */
-static void one_up_add(int32_t w) {
+/* The decoder's addition of one group: byte j of o[x] = clamp(rint(fmaf(byte, a[j],
+ * low[j][x / 2]))) for w outputs, with sums below 0, above 255 and at exact halves (ties to
+ * even); the reference against the definition, the AVX2 kernel against the reference bit for
+ * bit, and neither writes past w. */
+static void one_add(int32_t w) {
     const int32_t lw = (w + 1) / 2;
-    float *low = malloc(((size_t)lw + 4) * sizeof *low), *o = malloc(((size_t)w + 1) * sizeof *o);
-    float *ref = malloc(((size_t)w + 1) * sizeof *ref), *vec = malloc(((size_t)w + 1) * sizeof *vec);
-    for (int32_t i = 0; i < lw + 4; i++) low[i] = rnd();
-    for (int32_t x = 0; x < w; x++) o[x] = rnd();
-    if (w > 2) { o[0] = -low[0]; o[1] = NAN; o[2] = -0.0f; low[1] = 0.0f; } /* 0, NaN, -0 + 0 */
-    o[w] = 7.0f;
+    const ptrdiff_t plane = lw + 4;
+    float *low = malloc((size_t)plane * 4 * sizeof *low), a[4];
+    uint32_t *o = malloc(((size_t)w + 1) * sizeof *o), *ref = malloc(((size_t)w + 1) * sizeof *ref),
+             *vec = malloc(((size_t)w + 1) * sizeof *vec);
+    for (int32_t i = 0; i < plane * 4; i++) low[i] = 300.0f * rnd();
+    for (int j = 0; j < 4; j++) a[j] = 1.0f + rnd() / 2;
+    for (int32_t x = 0; x < w; x++) o[x] = rnd32();
+    if (w > 2) { a[0] = 1.0f; o[0] = 0; o[1] = 1; low[0] = 2.5f; } /* ties: 2.5 -> 2, 3.5 -> 4 */
+    o[w] = 0xA5A5A5A5u;
     memcpy(ref, o, ((size_t)w + 1) * sizeof *o);
     memcpy(vec, o, ((size_t)w + 1) * sizeof *o);
-    snprintf(g_ctx, sizeof g_ctx, "up_add: %d outputs", (int)w);
-    ic__dm_up_add_row_c(low, ref, w);
-    int ok = ref[w] == 7.0f;
-    for (int32_t x = 0; x < w; x++) {
-        const float v = o[x] + low[x / 2];
-        ok &= (v > 0 ? ref[x] == v : ref[x] == 0.0f && !signbit(ref[x]));
-    }
+    snprintf(g_ctx, sizeof g_ctx, "add: %d outputs", (int)w);
+    ic__dm_add_row_c(low, plane, a, ref, w);
+    int ok = ref[w] == 0xA5A5A5A5u;
+    for (int32_t x = 0; x < w; x++)
+        for (int j = 0; j < 4; j++) {
+            float v = fmaf((float)((o[x] >> (8 * j)) & 0xFF), a[j], low[j * plane + x / 2]);
+            v = v > 0.0f ? (v < 255.0f ? v : 255.0f) : 0.0f;
+            ok &= ((ref[x] >> (8 * j)) & 0xFF) == (uint32_t)nearbyintf(v);
+        }
+    if (w > 2) ok &= (ref[0] & 0xFF) == 2 && (ref[1] & 0xFF) == 4;
     CHECK(ok);
     int same = 1;
 #if IC_X86
     if (ic_cpu_features_detected() & IC_CPU_AVX2) {
-        ic__dm_up_add_row_avx2(low, vec, w);
+        ic__dm_add_row_avx2(low, plane, a, vec, w);
         same = memcmp(ref, vec, ((size_t)w + 1) * sizeof *ref) == 0;
     }
 #endif
@@ -323,23 +433,29 @@ int main(void) {
     static const int32_t vote_w[] = {1, 2, 7, 33, 144}, vote_j[] = {0, 5, 107};
     for (size_t i = 0; i < sizeof vote_w / sizeof vote_w[0]; i++)
         for (size_t j = 0; j < sizeof vote_j / sizeof vote_j[0]; j++) one_votes(vote_w[i], vote_j[j]);
-    /* the doubling: widths below one 8-column step, at and past it, odd and even tails */
-    for (int32_t w = 1; w <= 40; w++) one_up_add(w);
-    /* shapes the AVX2 file does not specialise (the generic 4-channel path), with channel
-     * counts that also take the path past the last multiple of 4, at widths below 8 (the
-     * element-by-element columns), between 8 and 16 and past 16 (the 16- and 8-column blocks,
-     * the last 8 overlapping); for the AVX-512 file, channel counts past the last multiple of
-     * 8 (its 2- and 1-channel blocks) and widths that take its 32- and 16-column blocks and
-     * its masked last block (1 to 15 columns) */
+    /* the addition: widths below one 8-column step, at and past it, odd and even tails */
+    for (int32_t w = 1; w <= 40; w++) one_add(w);
+    /* shapes the vector files do not specialise (their generic paths) and the network's, with
+     * 4 to 12 input channels, output channel counts past the last multiple of 4 and 8 (floats:
+     * the 2- and 1-channel blocks), at widths below 8 (the AVX2 file's reference columns),
+     * between 8 and 16 and past 16 (its 16- and 8-column blocks, the last 8 overlapping), and
+     * widths that take the AVX-512 file's 32- and 16-column blocks and its masked last block
+     * (1 to 15 columns); 8- and 16-bit weights, bytes and floats out */
     static const int32_t shapes[][4] = {/* k, stride, dilation, cout */
         {5, 1, 1, 4}, {5, 1, 1, 6}, {3, 1, 3, 5}, {3, 2, 2, 8}, {1, 2, 1, 7},
         {5, 2, 1, 3}, {3, 1, 1, 6}, {3, 2, 1, 2}, {1, 1, 1, 9},
-        {3, 1, 1, 11}, {3, 2, 1, 16}, {1, 1, 1, 18}, {3, 1, 4, 8}};
+        {3, 1, 1, 12}, {3, 2, 1, 16}, {1, 1, 1, 18}, {3, 1, 4, 8}};
     static const int32_t widths[] = {1, 5, 8, 13, 16, 31, 32, 37, 50, 64};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        for (size_t j = 0; j < sizeof widths / sizeof widths[0]; j++)
-            one_shape(3 + (int32_t)(i % 3), shapes[i][3], shapes[i][0], shapes[i][1], shapes[i][2],
-                      widths[j] * shapes[i][1], 6, (int)(j & 1));
+        for (size_t j = 0; j < sizeof widths / sizeof widths[0]; j++) {
+            const int32_t cout = shapes[i][3];
+            const int bits = (i + j) % 2 ? 8 : 16;
+            one_shape(4 * (1 + (int32_t)(i % 3)), cout, shapes[i][0], shapes[i][1], shapes[i][2], widths[j] * shapes[i][1],
+                      6, bits, 0);
+            if (cout % 4 == 0)
+                one_shape(4 * (1 + (int32_t)(j % 3)), cout, shapes[i][0], shapes[i][1], shapes[i][2],
+                          widths[j] * shapes[i][1], 5, bits, 1);
+        }
     /* the second working size larger and smaller than the first, box heights that divide
      * each other and that do not, a width and height no box divides */
     static const ic_format pair_formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_RGB8, IC_FORMAT_GRAY8, IC_FORMAT_I420, IC_FORMAT_NV12};
@@ -349,7 +465,8 @@ int main(void) {
         one_pair(pair_formats[i], 613, 997, 100, 300);
     }
     printf("AVX2 kernels %s\n", (ic_cpu_features_detected() & IC_CPU_AVX2) ? "compared" : "absent: the reference alone");
-    printf("AVX-512 kernel %s\n", (ic_cpu_features_detected() & IC_CPU_AVX512) ? "compared" : "absent");
+    printf("AVX-512 kernels %s\n", (ic_cpu_features_detected() & IC_CPU_AVX512) ? "compared" : "absent");
+    printf("AVX-512 VNNI convolution %s\n", (ic_cpu_features_detected() & IC_CPU_AVX512VNNI) ? "compared" : "absent");
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     return g_fail ? 1 : 0;
 }

@@ -404,6 +404,8 @@ typedef enum ic_cpu_feature {
     IC_CPU_SSE41 = 1 << 2,
     IC_CPU_AVX2 = 1 << 3,   /**< Reported only with FMA and OS support for YMM state. */
     IC_CPU_AVX512 = 1 << 4, /**< AVX-512 F; reported only with ::IC_CPU_AVX2 and OS support for ZMM state. */
+    IC_CPU_AVX512VNNI = 1 << 5, /**< AVX-512 BW and VNNI; reported only with ::IC_CPU_AVX512. Kernels use it
+                                     only together with ::IC_CPU_AVX512 (masking either off masks both). */
     IC_CPU_NEON = 1 << 8
 } ic_cpu_feature;
 

@@ -95,8 +95,9 @@ enum { IC_DETECT_SECOND_WORK_SIZE = 384 };
 
 /**
  * The default of `ic_detect_options.min_confidence`: chosen on the validation split when the
- * network and the ranker were trained (the lowest of 0.05, 0.10, ... 0.90 with at most 2 % false
- * pages on its plain and hard page-less photos at 1600 and 360 px; see detect_model.c's header).
+ * network and the ranker were trained (the lowest of 0.05, 0.10, ... 0.90 with at most 1 % false
+ * pages on its plain and hard page-less photos at 1600 and 360 px, detected at two working sizes;
+ * see detect_model.c's header).
  * @return the default threshold, in (0, 1).
  */
 IC_API double ic_detect_default_min_confidence(void);
