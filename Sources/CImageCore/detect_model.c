@@ -12,7 +12,10 @@
  * page-less photos of the plain and hard validation splits at 1600 and 360 px (calibrate.py).
  * Checkpoint chosen by validation loss (0.0948; validation split: training packages, other seeds).
  * Held-out split figures (bench detect-eval):
- *   not measured yet (run `make train-detector`)
+ *   heldout split (.build-detector/data/heldout): 400 pages, 90.8 % with every corner within 1.5 % of the diagonal (27 not found); mean corner error 0.13 % of the diagonal (pages found); 0 of 100 page-less photos gave a false page (0.0 %)
+ *   by kind: card 87.5 % of 80, form 90.9 % of 77, photo 92.6 % of 81, receipt 90.9 % of 88, text 91.9 % of 74
+ *   by page height: 15-35 % 86.9 % of 145, 35-55 % 92.9 % of 98, 55-75 % 91.3 % of 92, 75-95 % 95.4 % of 65
+ *   cut by the frame edge: 80.0 % of 60; partly occluded: 90.5 % of 63
  */
 #include "detect_map_internal.h"
 
