@@ -33,7 +33,7 @@ public struct PageDetector: Sendable, Hashable {
     /// whatever its confidence.
     public var minimumConfidence: Double
     /// 0 (the default): one run. Otherwise 64…1024, a second working size: when the first run
-    /// has candidates and its best has a confidence below `IC_DETECT_SECOND_RUN_BELOW` (0.9),
+    /// has candidates and its best has a confidence below `IC_DETECT_SECOND_RUN_BELOW` (0.97),
     /// and the two sizes' boxes differ, the detection runs again at this size and answers from
     /// the run whose best candidate scores higher — more pages found right (with
     /// ``recommendedSecondWorkSize`` after the default size: the design splits' 3 183 → 3 270
