@@ -4,7 +4,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 
 .PHONY: all deps build test swift-test cmake-test versioned-dependency install install-check hostile-matrix scale-test bench peers sanitize fuzz clean scan-eval \
-	detector-venv detector-data train-detector train-ranker recalibrate-detector detector-scores detector-fixtures
+	detector-venv detector-data train-detector requantize-detector train-ranker recalibrate-detector detector-scores detector-fixtures
 
 all: build
 
@@ -163,7 +163,14 @@ train-detector: detector-data
 	nice -n 10 $(DETECTOR_PY) scripts/detector/train.py $(DETECTOR_DIR)/data/train $(DETECTOR_DIR)/model.pt --extra $(DETECTOR_DIR)/data/hard \
 		--init $(DETECTOR_DIR)/model-hard.pt $(DETECTOR_VAL) --epochs 120 --steps 100 --max-lr 1e-3 $(DETECTOR_UNTIL) --seed $(DETECTOR_SEED) --max-minutes 40 \
 		--work 192 --work $(DETECTOR_WORK)
-	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt
+	$(DETECTOR_PY) scripts/detector/export.py $(DETECTOR_DIR)/model.pt --data $(DETECTOR_DIR)/data/train
+	$(MAKE) train-ranker
+
+## make requantize-detector: train-detector's tail without the training: the folded float network
+## kept in scripts/detector/folded.npz quantized again (export.py --requantize: after a change to
+## scripts/detector/quantize.py), then the ranker, the calibration and the held-out figures.
+requantize-detector: detector-data
+	$(DETECTOR_PY) scripts/detector/export.py --requantize --data $(DETECTOR_DIR)/data/train
 	$(MAKE) train-ranker
 
 ## make train-ranker: the quad search's ranker (scripts/detector/ranker.py) trained on the

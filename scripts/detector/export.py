@@ -14,7 +14,9 @@ From a checkpoint it writes the folded float network to --folded (float32 weight
 checkpoint's facts, kept in the repository), then quantizes it with activation scales
 measured on the first CALIBRATION_PHOTOS photos of the training split (--data) at the working
 sizes CALIBRATION_WORK. --requantize does the second part from --folded alone (a change to
-quantize.py without retraining).
+quantize.py without retraining: `make requantize-detector`, which then retrains the ranker and
+recalibrates, as train-detector does after this script; the header's calibration and figures
+are placeholders until then).
 
 --keep-weights rewrites only the calibration, the default threshold and the held-out figures
 of the generated file (header and constants), its weights unchanged: after a change to the quad
