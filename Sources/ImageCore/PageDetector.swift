@@ -19,7 +19,7 @@ import CImageCore
 /// ```
 ///
 /// A detector holds only its options; each call uses scratch memory of
-/// ``scratchSize(width:height:)`` bytes (about 4.6 MB for 12 MP at 288 px), allocated for the call, or
+/// ``scratchSize(width:height:)`` bytes (about 2.0 MB for 12 MP at 288 px), allocated for the call, or
 /// lent by the caller with ``detect(in:scratch:)`` to reuse it across frames.
 public struct PageDetector: Sendable, Hashable {
     /// Long side of the working image, 64…1024 (the confidence was calibrated at the default,

@@ -1,5 +1,6 @@
-"""The boundary-map network (PyTorch). detect_map.c runs the same graph; export.py writes its
-weights (batch norms folded into the convolutions) as Sources/CImageCore/detect_model.c.
+"""The boundary-map network (PyTorch). detect_map.c runs the same graph in integers; export.py
+folds the batch norms into the convolutions, quantizes the network (quantize.py) and writes it
+as Sources/CImageCore/detect_model.c.
 
 Input: 3 x h x w (Y, Cb, Cr of the working image, (v - 128) / 64). Output: two channels of
 logits at ceil(h/2) x ceil(w/2): after a sigmoid, the probability that a cell lies on a page
@@ -99,7 +100,7 @@ class BoundaryNet(nn.Module):
 
 
 class FoldedNet(nn.Module):
-    """The same graph with folded (weight, bias) pairs in float32: what the C core computes."""
+    """The same graph with folded (weight, bias) pairs in float32: what quantize.py quantizes."""
 
     def __init__(self, net):
         super().__init__()

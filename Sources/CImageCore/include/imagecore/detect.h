@@ -35,12 +35,12 @@
  * the README ("Page detection") and in detect_model.c's header.
  *
  * Memory: the C core does not allocate. The caller passes scratch memory of at least
- * ::ic_detect_scratch_size bytes (about 5.1 MB for 12 MP at the default working size of 288: the map,
- * the working image, the network's activations and the reduction's column sums, which the
- * quad search's Hough accumulator, line profiles and tables reuse; about 0.2 MB for the
- * smallest images, mostly the search's tables). Detection runs on the calling thread; the
- * network uses AVX2 + FMA where the CPU has them (same results as the scalar path, bit for
- * bit).
+ * ::ic_detect_scratch_size bytes (about 2.0 MB for 12 MP at the default working size of 288, 3.6 MB
+ * with the second working size: the map, the working image, the network's byte activations and
+ * the reduction's column sums, which the quad search's Hough accumulator, line profiles and
+ * tables reuse; about 0.25 MB for the smallest images, mostly the search's tables). Detection
+ * runs on the calling thread; the network runs in integers (exact sums) with AVX-512 VNNI or
+ * AVX2 where the CPU has them (same results as the scalar path, bit for bit).
  *
  * Part of the ImageCore C API (included by imagecore.h).
  */
