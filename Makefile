@@ -175,17 +175,18 @@ requantize-detector: detector-data
 
 ## make train-ranker: the quad search's ranker (scripts/detector/ranker.py) trained on the
 ## candidates the current build finds in the training split (train and hard: never the design
-## splits, which judge it), written into Sources/CImageCore/detect_rank_model.c with the tests'
-## reference; then the calibration and the held-out figures (recalibrate-detector). The
-## candidates' inputs do not depend on the ranker: any build's serve.
+## splits, which judge it) at both working sizes (DETECTOR_WORK and DETECTOR_WORK2: the ranker
+## also chooses between the two runs), written into Sources/CImageCore/detect_rank_model.c with
+## the tests' reference; then the calibration and the held-out figures (recalibrate-detector).
+## The candidates' inputs do not depend on the ranker: any build's serve.
 DETECTOR_RANK_SPLITS = train hard
 train-ranker: detector-data
 	$(SWIFT) build -c release --product bench
 	mkdir -p $(DETECTOR_DIR)/ranker
-	for s in $(DETECTOR_RANK_SPLITS); do \
-		IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_FEATURES=$(DETECTOR_DIR)/ranker/$$s.txt \
-			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(DETECTOR_DIR)/ranker/$$s.log || exit 1; done
-	$(DETECTOR_PY) scripts/detector/ranker.py $(foreach s,$(DETECTOR_RANK_SPLITS),$(DETECTOR_DIR)/data/$(s):$(DETECTOR_DIR)/ranker/$(s).txt)
+	for s in $(DETECTOR_RANK_SPLITS); do for w in $(DETECTOR_WORK) $(DETECTOR_WORK2); do \
+		IC_DETECT_WORK=$$w IC_DETECT_DATA=$(DETECTOR_DIR)/data/$$s IC_DETECT_FEATURES=$(DETECTOR_DIR)/ranker/$$s-$$w.txt \
+			nice -n 10 $(SWIFT) run -c release bench detect-eval --threads 1 --repeat 1 --warmup 0 > $(DETECTOR_DIR)/ranker/$$s-$$w.log || exit 1; done; done
+	$(DETECTOR_PY) scripts/detector/ranker.py $(foreach s,$(DETECTOR_RANK_SPLITS),$(foreach w,$(DETECTOR_WORK) $(DETECTOR_WORK2),$(DETECTOR_DIR)/data/$(s):$(DETECTOR_DIR)/ranker/$(s)-$(w).txt))
 	$(MAKE) recalibrate-detector
 
 # the current build's scores on splits $(1) (no threshold: IC_DETECT_SCORES) into $(2)/SPLIT-scores.txt,
