@@ -26,6 +26,7 @@ void ic__dm_geometry(int32_t width, int32_t height, int32_t work, ic_dm_geometry
 typedef struct layout {
     uint32_t *sums;           /* 4 * src_width + 8 column sums */
     uint16_t *part;           /* as many 16-bit partial sums (at most 257 rows of bytes) */
+    uint16_t *box[2];         /* as many: two working sizes' box column sums (reduce_two) */
     ic_dm_bytes in, a, s1, qa, qb, ea, eb;
     ic_dm_floats f7, f9, logits; /* L7's and L9's outputs before their additions, L11's */
     size_t bytes;
@@ -69,6 +70,10 @@ static void lay_out(const ic_dm_geometry *g, int32_t src_width, uint8_t *base, l
     L->sums = p;
     take(base, &off, (4 * (size_t)src_width + 8) * sizeof(uint16_t), &p);
     L->part = p;
+    for (int i = 0; i < 2; i++) {
+        take(base, &off, (4 * (size_t)src_width + 8) * sizeof(uint16_t), &p);
+        L->box[i] = p;
+    }
     const int32_t qw = (g->mw + 1) / 2, qh = (g->mh + 1) / 2, ew = (qw + 1) / 2, eh = (qh + 1) / 2;
     tensor(base, &off, g->w, g->h, 4, &L->in);
     tensor(base, &off, g->mw, g->mh, IC_DM_C0, &L->a);
@@ -93,6 +98,7 @@ size_t ic__dm_scratch(const ic_dm_geometry *g, int32_t src_width) {
 
 typedef void (*column_sums_fn)(const uint8_t *, size_t, int32_t, uint16_t *, size_t);
 typedef void (*box_sums4_fn)(const uint16_t *, int32_t, int32_t, uint32_t *);
+typedef void (*column_sums2_fn)(const uint8_t *, size_t, int32_t, uint16_t *const[2], const int[2], const size_t[2]);
 
 /* Box sums of rows [r0, r1) of a plane, `n` bytes a row, as 16-bit sums of up to 257 rows
  * (257 * 255 < 2^16). A box of at most 257 rows (every box of the default working size:
@@ -156,6 +162,41 @@ static uint32_t ycc(int32_t r, int32_t g, int32_t b) {
     return (uint32_t)y | (uint32_t)cb << 8 | (uint32_t)cr << 16 | (uint32_t)128 << 24;
 }
 
+static inline int interleaved(const ic_image *src) {
+    return src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8;
+}
+
+static inline int32_t channels_of(const ic_image *src) {
+    return src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
+}
+
+/* A working row `o` (geometry g) of an interleaved source of ch channels from its box's column
+ * sums: 16-bit ones in p16, or (p16 NULL) 32-bit ones in s; s is overwritten either way. */
+static void convert_row(int32_t ch, const ic_dm_geometry *g, divider dn, uint32_t *o, const uint16_t *p16, uint32_t *s,
+                        box_sums4_fn box4) {
+    const int32_t k = g->k, w = g->w;
+    const uint32_t half = (uint32_t)k * (uint32_t)k / 2;
+    if (p16 && ch == 4) {
+        /* RGBA (the decoders' usual output): the box sums by a row kernel, into the 32-bit
+         * sums (unused when the 16-bit ones are given; room for w k ch) */
+        box4(p16, k, w, s);
+        for (int32_t i = 0; i < w; i++)
+            o[i] = ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn));
+        return;
+    }
+    for (int32_t i = 0; i < w; i++) {
+        const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
+        uint32_t sum[3];
+        if (ch == 1) {
+            box_sum(p16, s, c, e, 1, 1, sum);
+            o[i] = (uint32_t)divide(sum[0] + half, dn) | (uint32_t)0x808080 << 8; /* neutral chroma */
+            continue;
+        }
+        box_sum(p16, s, c, e, (size_t)ch, 3, sum);
+        o[i] = ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn));
+    }
+}
+
 /* Row j of the working image t (geometry g; dn divides by its box's k * k pixels) from the
  * source: the box sums of its k source rows (box_rows), then Y, Cb, Cr. */
 static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn, const ic_dm_bytes *t, const layout *L,
@@ -164,28 +205,10 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
     const uint32_t half = (uint32_t)k * (uint32_t)k / 2;
     uint32_t *s = L->sums;
     uint32_t *o = t->data + (ptrdiff_t)j * t->stride;
-    if (src->format == IC_FORMAT_RGB8 || src->format == IC_FORMAT_RGBA8 || src->format == IC_FORMAT_GRAY8) {
-        const int32_t ch = src->format == IC_FORMAT_RGBA8 ? 4 : src->format == IC_FORMAT_RGB8 ? 3 : 1;
-        const uint16_t *p16 = box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols);
-        if (p16 && ch == 4) {
-            /* RGBA (the decoders' usual output): the box sums by a row kernel, into the
-             * 32-bit sums (unused when box_rows returns 16-bit ones; room for w k ch) */
-            box4(p16, k, w, s);
-            for (int32_t i = 0; i < w; i++)
-                o[i] = ycc(divide(s[4 * i] + half, dn), divide(s[4 * i + 1] + half, dn), divide(s[4 * i + 2] + half, dn));
-            return;
-        }
-        for (int32_t i = 0; i < w; i++) {
-            const size_t c = (size_t)i * k * ch, e = c + (size_t)k * ch;
-            uint32_t sum[3];
-            if (ch == 1) {
-                box_sum(p16, s, c, e, 1, 1, sum);
-                o[i] = (uint32_t)divide(sum[0] + half, dn) | (uint32_t)0x808080 << 8; /* neutral chroma */
-                continue;
-            }
-            box_sum(p16, s, c, e, (size_t)ch, 3, sum);
-            o[i] = ycc(divide(sum[0] + half, dn), divide(sum[1] + half, dn), divide(sum[2] + half, dn));
-        }
+    if (interleaved(src)) {
+        const int32_t ch = channels_of(src);
+        convert_row(ch, g, dn, o, box_rows(&src->planes[0], j * k, j * k + k, (size_t)w * k * ch, s, L->part, cols), s,
+                    box4);
         return;
     }
     /* I420 / NV12: Y over its k x k box; chroma over the chroma samples whose rows and
@@ -218,12 +241,54 @@ static void reduce_row(const ic_image *src, const ic_dm_geometry *g, divider dn,
     }
 }
 
+/* Both working images of an interleaved source whose boxes are at most 257 rows (16-bit
+ * column sums), each source row read once: the rows cut into bands at both geometries' box
+ * boundaries, each band's column sums computed once and written into (a box's first band) or
+ * added to each geometry's box sums (L->box; exact in 16 bits for at most 257 rows of bytes),
+ * a working row converted when its box is complete. The same sums as box_rows' per box, so
+ * the same working images, bit for bit. */
+static void reduce_two(const ic_image *src, const ic_dm_geometry *g, const ic_dm_bytes *t, const ic_dm_geometry *g2,
+                       const ic_dm_bytes *t2, const layout *L, column_sums2_fn cols2, box_sums4_fn box4) {
+    const int32_t ch = channels_of(src);
+    const ic_dm_geometry *G[2] = {g, g2};
+    const ic_dm_bytes *T[2] = {t, t2};
+    uint16_t *const out[2] = {L->box[0], L->box[1]};
+    divider dn[2];
+    int32_t j[2] = {0, 0};
+    for (int i = 0; i < 2; i++) dn[i] = divider_of((uint32_t)G[i]->k * (uint32_t)G[i]->k);
+    const ic_plane *pl = &src->planes[0];
+    for (int32_t r = 0;;) {
+        int32_t b = INT32_MAX;
+        int add[2];
+        size_t n[2];
+        for (int i = 0; i < 2; i++) {
+            const int on = j[i] < G[i]->h;
+            n[i] = on ? (size_t)G[i]->w * G[i]->k * ch : 0; /* the columns its boxes use */
+            add[i] = on && r > j[i] * G[i]->k;
+            if (on && (j[i] + 1) * G[i]->k < b) b = (j[i] + 1) * G[i]->k;
+        }
+        if (b == INT32_MAX) break;
+        cols2(pl->data + (size_t)r * pl->stride, pl->stride, b - r, out, add, n);
+        for (int i = 0; i < 2; i++)
+            if (n[i] && b == (j[i] + 1) * G[i]->k) {
+                convert_row(ch, G[i], dn[i], T[i]->data + (ptrdiff_t)j[i] * T[i]->stride, out[i], L->sums, box4);
+                j[i]++;
+            }
+        r = b;
+    }
+}
+
 /* The working image L->in, and with g2 the second working size's t2 too, in one pass down the
- * source: each of t2's rows right after the row of L->in whose source rows reach as far, so
- * its source rows are read again from the cache, not from memory (a 12 MP photo is 48 MB of
- * RGBA, and reading it is most of a reduction). */
+ * source: for an interleaved one with boxes of at most 257 rows, reduce_two (each row read
+ * once); otherwise each of t2's rows right after the row of L->in whose source rows reach as
+ * far, so its source rows are read again from the cache, not from memory (a 12 MP photo is
+ * 48 MB of RGBA, and reading it is most of a reduction). */
 static void reduce(const ic_image *src, const ic_dm_geometry *g, const layout *L, const ic_dm_geometry *g2,
-                   const ic_dm_bytes *t2, column_sums_fn cols, box_sums4_fn box4) {
+                   const ic_dm_bytes *t2, column_sums_fn cols, column_sums2_fn cols2, box_sums4_fn box4) {
+    if (g2 && interleaved(src) && g->k <= 257 && g2->k <= 257) {
+        reduce_two(src, g, &L->in, g2, t2, L, cols2, box4);
+        return;
+    }
     const divider dn = divider_of((uint32_t)g->k * (uint32_t)g->k);
     const divider dn2 = g2 ? divider_of((uint32_t)g2->k * (uint32_t)g2->k) : dn;
     int32_t j2 = 0;
@@ -303,6 +368,7 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
     fill_border(&L.in, IC_DM_INPUT_BORDER);
     conv_fn fn = ic__dm_conv_row_c;
     column_sums_fn cols = ic__dm_column_sums_c;
+    column_sums2_fn cols2 = ic__dm_column_sums2_c;
     box_sums4_fn box4 = ic__dm_box_sums4_c;
     add_fn up = ic__dm_add_row_c;
 #if IC_X86
@@ -311,6 +377,7 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
         const uint32_t vnni = IC_CPU_AVX512 | IC_CPU_AVX512VNNI;
         fn = (cpu & vnni) == vnni ? ic__dm_conv_row_avx512 : ic__dm_conv_row_avx2;
         cols = ic__dm_column_sums_avx2;
+        cols2 = ic__dm_column_sums2_avx2;
         box4 = ic__dm_box_sums4_avx2;
         up = ic__dm_add_row_avx2;
     }
@@ -321,7 +388,7 @@ void ic__dm_run(const ic_image *image, const ic_dm_geometry *g, uint32_t cpu, ui
             t2 = input_at(g2, input2);
             fill_border(&t2, IC_DM_INPUT_BORDER);
         }
-        reduce(image, g, &L, g2, g2 ? &t2 : NULL, cols, box4);
+        reduce(image, g, &L, g2, g2 ? &t2 : NULL, cols, cols2, box4);
     }
     conv(fn, 0, &L.in, &L.a, NULL);
     conv(fn, 1, &L.a, &L.s1, NULL);

@@ -173,6 +173,50 @@ void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, ui
 
 /* Two pixels (8 lanes of 16 bits) widened to 32 bits a step, four steps in flight; the two
  * halves (even and odd pixels) and the four accumulators folded at the end. */
+/* 16 sums into out + i: stored, or added to what is there */
+IC_TARGET_AVX2
+static inline void put16(uint16_t *p, __m256i v, int add) {
+    if (add) v = _mm256_add_epi16(v, _mm256_loadu_si256((const __m256i *)p));
+    _mm256_storeu_si256((__m256i *)p, v);
+}
+
+IC_TARGET_AVX2
+void ic__dm_column_sums2_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *const out[2], const int add[2],
+                              const size_t n[2]) {
+    const size_t hi = n[0] > n[1] ? n[0] : n[1];
+    size_t i = 0;
+    const size_t ahead = (size_t)rows * stride + 256; /* as ic__dm_column_sums_avx2 */
+    /* 64 columns in four accumulators down all rows, then into both outputs (while both use
+     * them) or the one that reaches that far */
+    for (; i + 64 <= hi; i += 64) {
+        __m256i s[4];
+        s[0] = s[1] = s[2] = s[3] = _mm256_setzero_si256();
+        const uint8_t *r = src + i;
+        for (int32_t y = 0; y < rows; y++, r += stride) {
+            _mm_prefetch((const char *)(r + ahead), _MM_HINT_T0);
+            const __m256i a = _mm256_loadu_si256((const __m256i *)r), b = _mm256_loadu_si256((const __m256i *)(r + 32));
+            s[0] = _mm256_add_epi16(s[0], _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
+            s[1] = _mm256_add_epi16(s[1], _mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)));
+            s[2] = _mm256_add_epi16(s[2], _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
+            s[3] = _mm256_add_epi16(s[3], _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
+        }
+        for (int o = 0; o < 2; o++) {
+            if (i + 64 <= n[o]) {
+                for (int q = 0; q < 4; q++) put16(out[o] + i + 16 * q, s[q], add[o]);
+            } else if (i < n[o]) { /* the output's last columns, fewer than 64 */
+                uint16_t t[64];
+                for (int q = 0; q < 4; q++) _mm256_storeu_si256((__m256i *)(t + 16 * q), s[q]);
+                for (size_t x = i; x < n[o]; x++) out[o][x] = add[o] ? (uint16_t)(out[o][x] + t[x - i]) : t[x - i];
+            }
+        }
+    }
+    if (i < hi) { /* the last columns, fewer than 64: the reference */
+        uint16_t *const rest[2] = {out[0] + i, out[1] + i};
+        const size_t m[2] = {n[0] > i ? n[0] - i : 0, n[1] > i ? n[1] - i : 0};
+        ic__dm_column_sums2_c(src + i, stride, rows, rest, add, m);
+    }
+}
+
 IC_TARGET_AVX2
 void ic__dm_box_sums4_avx2(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out) {
     for (int32_t i = 0; i < w; i++) {

@@ -87,6 +87,17 @@ IC_INTERNAL void ic__dm_column_sums_c(const uint8_t *src, size_t stride, int32_t
 IC_INTERNAL void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n);
 #endif
 
+/* Reduction kernel for two working sizes at once: the 16-bit column sums of `rows` (1 to 257)
+ * source rows, read once, into out[o][0 ..< n[o]] for o = 0, 1 — written, or added to what is
+ * there when add[o] (16-bit wrap-around: exact while a box sums at most 257 rows of bytes);
+ * n[o] may be 0. */
+IC_INTERNAL void ic__dm_column_sums2_c(const uint8_t *src, size_t stride, int32_t rows, uint16_t *const out[2],
+                                       const int add[2], const size_t n[2]);
+#if IC_X86
+IC_INTERNAL void ic__dm_column_sums2_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *const out[2],
+                                          const int add[2], const size_t n[2]);
+#endif
+
 /* Reduction kernel: the box sums across a row of 4-channel pixels (RGBA) from their 16-bit
  * column sums: out[4 i + j] = sum over x < k of sums[4 (i k + x) + j], for i < w, j < 4 (the
  * fourth channel summed too, unused: four lanes a pixel). At most 65 535 k, so 32 bits. */

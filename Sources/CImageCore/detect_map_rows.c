@@ -61,6 +61,17 @@ void ic__dm_column_sums_c(const uint8_t *src, size_t stride, int32_t rows, uint1
     }
 }
 
+void ic__dm_column_sums2_c(const uint8_t *src, size_t stride, int32_t rows, uint16_t *const out[2], const int add[2],
+                           const size_t n[2]) {
+    const size_t hi = n[0] > n[1] ? n[0] : n[1];
+    for (size_t i = 0; i < hi; i++) {
+        uint16_t v = 0;
+        for (int32_t y = 0; y < rows; y++) v = (uint16_t)(v + src[(size_t)y * stride + i]);
+        for (int o = 0; o < 2; o++)
+            if (i < n[o]) out[o][i] = add[o] ? (uint16_t)(out[o][i] + v) : v;
+    }
+}
+
 void ic__dm_box_sums4_c(const uint16_t *sums, int32_t k, int32_t w, uint32_t *out) {
     for (int32_t i = 0; i < w; i++) {
         const uint16_t *p = sums + (size_t)4 * i * k;

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long g_pass, g_fail;
+static long g_pass, g_fail, g_clamped_low, g_clamped_high;
 static char g_ctx[160];
 #define CHECK(c) check_((c) != 0, #c, __LINE__)
 static void check_(int ok, const char *expr, int line) {
@@ -196,7 +196,8 @@ static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d
             }
     CHECK(bound);
     CHECK(right);
-    if (bytes_out && wo * ho * cout >= 64) CHECK(clamped_low > 0 && clamped_high > 0); /* both clamps reached */
+    g_clamped_low += clamped_low; /* both clamps must be reached (checked over all shapes) */
+    g_clamped_high += clamped_high;
     int same = 1, border = 1;
     for (int i = 1; i < 3; i++) {
         if ((i == 1 && !avx2) || (i == 2 && !avx512)) continue;
@@ -223,6 +224,47 @@ static void one_shape(int32_t cin, int32_t cout, int32_t k, int32_t s, int32_t d
     free(in.mem);
     for (int i = 0; i < 3; i++) { free(bo[i].mem); free(fo[i].mem); }
     free(wp); free(w8); free(m); free(c);
+}
+
+/* The two-output column sums (ic__dm_column_sums2_*) of `rows` rows into outputs of n0 and n1
+ * columns, each written or added to (add0, add1): both kernels equal to 16-bit sums of the
+ * same rows (plus the prior contents when adding), nothing written past n0 or n1. */
+static void one_box2(int32_t rows, size_t n0, size_t n1, int add0, int add1) {
+    snprintf(g_ctx, sizeof g_ctx, "column_sums2: %d rows, %zu and %zu columns, add %d %d", (int)rows, n0, n1, add0, add1);
+    const size_t hi = n0 > n1 ? n0 : n1, stride = hi + 5;
+    uint8_t *src = malloc((size_t)rows * stride + 1);
+    uint16_t *prior[2], *ref[2], *c[2], *v[2];
+    const size_t n[2] = {n0, n1};
+    const int add[2] = {add0, add1};
+    for (size_t i = 0; i < (size_t)rows * stride; i++) src[i] = (uint8_t)(rnd32() >> 24);
+    for (int o = 0; o < 2; o++) {
+        prior[o] = malloc((hi + 8) * sizeof(uint16_t));
+        ref[o] = malloc((hi + 8) * sizeof(uint16_t));
+        c[o] = malloc((hi + 8) * sizeof(uint16_t));
+        v[o] = malloc((hi + 8) * sizeof(uint16_t));
+        for (size_t i = 0; i < hi + 8; i++) prior[o][i] = (uint16_t)rnd32();
+        for (size_t i = 0; i < hi + 8; i++) {
+            uint16_t sum = 0;
+            for (int32_t y = 0; y < rows; y++) sum = (uint16_t)(sum + src[(size_t)y * stride + i % stride]);
+            ref[o][i] = i < n[o] ? (uint16_t)((add[o] ? prior[o][i] : 0) + sum) : prior[o][i];
+        }
+        memcpy(c[o], prior[o], (hi + 8) * sizeof(uint16_t));
+        memcpy(v[o], prior[o], (hi + 8) * sizeof(uint16_t));
+    }
+    ic__dm_column_sums2_c(src, stride, rows, c, add, n);
+    int ok = 1;
+    for (int o = 0; o < 2; o++) ok &= memcmp(c[o], ref[o], (hi + 8) * sizeof(uint16_t)) == 0;
+    CHECK(ok);
+#if IC_X86
+    if (ic_cpu_features_detected() & IC_CPU_AVX2) {
+        ic__dm_column_sums2_avx2(src, stride, rows, v, add, n);
+        int same = 1;
+        for (int o = 0; o < 2; o++) same &= memcmp(v[o], ref[o], (hi + 8) * sizeof(uint16_t)) == 0;
+        CHECK(same);
+    }
+#endif
+    free(src);
+    for (int o = 0; o < 2; o++) { free(prior[o]); free(ref[o]); free(c[o]); free(v[o]); }
 }
 
 /* The reduction's column sums (ic__dm_column_sums_*) of `rows` rows of `n` bytes, `fill`
@@ -425,6 +467,13 @@ int main(void) {
     for (size_t i = 0; i < sizeof box_rows / sizeof box_rows[0]; i++)
         for (size_t j = 0; j < sizeof box_widths / sizeof box_widths[0]; j++)
             for (int fill = 0; fill < 2; fill++) one_box(box_rows[i], box_widths[j], fill);
+    /* the two-output column sums: either output longer, one empty, equal, the 64-column
+     * blocks and their tails, written and added, one row to the 16-bit limit */
+    static const size_t pair_n[][2] = {{64, 100}, {200, 13}, {0, 77}, {129, 129}, {65, 0}, {128, 191}, {1, 2}};
+    static const int32_t pair_rows[] = {1, 3, 11, 257};
+    for (size_t i = 0; i < sizeof pair_n / sizeof pair_n[0]; i++)
+        for (size_t r = 0; r < sizeof pair_rows / sizeof pair_rows[0]; r++)
+            for (int m = 0; m < 4; m++) one_box2(pair_rows[r], pair_n[i][0], pair_n[i][1], m & 1, m >> 1);
     /* box sums: every remainder of the 8-, 2- and 1-pixel steps, up to the largest box (257) */
     static const int32_t box4_k[] = {1, 2, 3, 7, 8, 9, 10, 14, 15, 16, 17, 257};
     for (size_t i = 0; i < sizeof box4_k / sizeof box4_k[0]; i++)
@@ -456,6 +505,8 @@ int main(void) {
                 one_shape(4 * (1 + (int32_t)(j % 3)), cout, shapes[i][0], shapes[i][1], shapes[i][2],
                           widths[j] * shapes[i][1], 5, bits, 1);
         }
+    snprintf(g_ctx, sizeof g_ctx, "byte outputs clamped: %ld below 0, %ld above 255", g_clamped_low, g_clamped_high);
+    CHECK(g_clamped_low > 100 && g_clamped_high > 100);
     /* the second working size larger and smaller than the first, box heights that divide
      * each other and that do not, a width and height no box divides */
     static const ic_format pair_formats[] = {IC_FORMAT_RGBA8, IC_FORMAT_RGB8, IC_FORMAT_GRAY8, IC_FORMAT_I420, IC_FORMAT_NV12};
