@@ -137,6 +137,21 @@ void ic__dm_conv_row_avx2(const ic_dm_conv *L, const ic_dm_bytes *in, const ic_d
     else channels(L, in, out, fout, y, s, k);
 }
 
+/* The 16-bit sums of 64 columns (a cache line of each row) down `rows` rows at `r`, in four
+ * accumulators (s[q]: columns 16 q .. 16 q + 15), prefetching `ahead` bytes on. */
+IC_TARGET_AVX2
+static inline void sum64(const uint8_t *r, size_t stride, int32_t rows, size_t ahead, __m256i s[4]) {
+    s[0] = s[1] = s[2] = s[3] = _mm256_setzero_si256();
+    for (int32_t y = 0; y < rows; y++, r += stride) {
+        _mm_prefetch((const char *)(r + ahead), _MM_HINT_T0);
+        const __m256i a = _mm256_loadu_si256((const __m256i *)r), b = _mm256_loadu_si256((const __m256i *)(r + 32));
+        s[0] = _mm256_add_epi16(s[0], _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
+        s[1] = _mm256_add_epi16(s[1], _mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)));
+        s[2] = _mm256_add_epi16(s[2], _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
+        s[3] = _mm256_add_epi16(s[3], _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
+    }
+}
+
 IC_TARGET_AVX2
 void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, uint16_t *sums, size_t n) {
     size_t i = 0;
@@ -146,20 +161,9 @@ void ic__dm_column_sums_avx2(const uint8_t *src, size_t stride, int32_t rows, ui
     const size_t ahead = (size_t)rows * stride + 256;
     /* 64 columns (a cache line of each row) in four accumulators, down all rows */
     for (; i + 64 <= n; i += 64) {
-        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
-        const uint8_t *r = src + i;
-        for (int32_t y = 0; y < rows; y++, r += stride) {
-            _mm_prefetch((const char *)(r + ahead), _MM_HINT_T0);
-            const __m256i a = _mm256_loadu_si256((const __m256i *)r), b = _mm256_loadu_si256((const __m256i *)(r + 32));
-            s0 = _mm256_add_epi16(s0, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
-            s1 = _mm256_add_epi16(s1, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)));
-            s2 = _mm256_add_epi16(s2, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
-            s3 = _mm256_add_epi16(s3, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
-        }
-        _mm256_storeu_si256((__m256i *)(sums + i), s0);
-        _mm256_storeu_si256((__m256i *)(sums + i + 16), s1);
-        _mm256_storeu_si256((__m256i *)(sums + i + 32), s2);
-        _mm256_storeu_si256((__m256i *)(sums + i + 48), s3);
+        __m256i s[4];
+        sum64(src + i, stride, rows, ahead, s);
+        for (int q = 0; q < 4; q++) _mm256_storeu_si256((__m256i *)(sums + i + 16 * q), s[q]);
     }
     for (; i + 16 <= n; i += 16) {
         __m256i s0 = _mm256_setzero_si256();
@@ -190,16 +194,7 @@ void ic__dm_column_sums2_avx2(const uint8_t *src, size_t stride, int32_t rows, u
      * them) or the one that reaches that far */
     for (; i + 64 <= hi; i += 64) {
         __m256i s[4];
-        s[0] = s[1] = s[2] = s[3] = _mm256_setzero_si256();
-        const uint8_t *r = src + i;
-        for (int32_t y = 0; y < rows; y++, r += stride) {
-            _mm_prefetch((const char *)(r + ahead), _MM_HINT_T0);
-            const __m256i a = _mm256_loadu_si256((const __m256i *)r), b = _mm256_loadu_si256((const __m256i *)(r + 32));
-            s[0] = _mm256_add_epi16(s[0], _mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)));
-            s[1] = _mm256_add_epi16(s[1], _mm256_cvtepu8_epi16(_mm256_extracti128_si256(a, 1)));
-            s[2] = _mm256_add_epi16(s[2], _mm256_cvtepu8_epi16(_mm256_castsi256_si128(b)));
-            s[3] = _mm256_add_epi16(s[3], _mm256_cvtepu8_epi16(_mm256_extracti128_si256(b, 1)));
-        }
+        sum64(src + i, stride, rows, ahead, s);
         for (int o = 0; o < 2; o++) {
             if (i + 64 <= n[o]) {
                 for (int q = 0; q < 4; q++) put16(out[o] + i + 16 * q, s[q], add[o]);
